@@ -1,0 +1,222 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { HostPort, Parser } from './parsers';
+import { bool, hostPort, hostname, int, list, oneOf, port, secret, str, url } from './parsers';
+
+/** Reads an already-resolved raw value of an earlier key (for derived defaults). */
+export type RawLookup = (env: string) => string | undefined;
+
+export interface ConfigKey<T, Optional extends boolean> {
+  readonly env: string;
+  readonly doc: string;
+  /** How the default reads in docs/configuration.md. */
+  readonly defaultDoc: string;
+  readonly fallback: ((raw: RawLookup) => string | undefined) | undefined;
+  readonly parse: Parser<T>;
+  readonly optional: Optional;
+  /** Never printed: not in logs, not by `ctl config`. */
+  readonly secret: boolean;
+}
+
+function key<T>(
+  env: string,
+  parse: Parser<T>,
+  fallback: string | ((raw: RawLookup) => string),
+  doc: string,
+  defaultDoc?: string,
+): ConfigKey<T, false> {
+  const fb = typeof fallback === 'string' ? () => fallback : fallback;
+  return { env, doc, parse, defaultDoc: defaultDoc ?? `\`${String(fallback)}\``, fallback: fb, optional: false, secret: false };
+}
+
+function optional<T>(env: string, parse: Parser<T>, doc: string, isSecret = false): ConfigKey<T, true> {
+  return { env, doc, parse, defaultDoc: 'unset', fallback: undefined, optional: true, secret: isSecret };
+}
+
+const need = (raw: RawLookup, env: string): string => {
+  const v = raw(env);
+  if (v === undefined) throw new Error(`config table order: ${env} must come before its dependants`);
+  return v;
+};
+
+/**
+ * The one table of settings. Order matters: a derived default may read only the
+ * keys above it. Names are a contract with operators and the test harness.
+ */
+export const configTable = {
+  nodeEnv: key('NODE_ENV', str, 'production', 'Runtime mode; only informational.'),
+  logLevel: key(
+    'LOG_LEVEL',
+    oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+    'info',
+    'Minimum level of the JSON log lines written to stdout.',
+  ),
+  port: key('PORT', port, '3000', 'HTTP API port.'),
+  workerPort: key('WORKER_PORT', port, '4001', 'Worker liveness port (`GET /health`), bound to BIND_ADDRESS.'),
+  smtpPort: key('SMTP_PORT', port, '2525', 'Inbound MX port (the image sets 25).'),
+  submissionPort: key(
+    'SUBMISSION_PORT',
+    port,
+    '2587',
+    'SMTP submission port for applications (the image sets 587); `0` disables it.',
+  ),
+  injectPort: key(
+    'MTA_INJECT_PORT',
+    port,
+    '2526',
+    'Loopback-only port where the worker hands outbound mail to the MTA. Never exposed.',
+  ),
+  bindAddress: key('BIND_ADDRESS', str, '0.0.0.0', 'Address the public listeners (HTTP, SMTP) bind to.'),
+  dataDir: key(
+    'DATA_DIR',
+    (raw) => path.resolve(raw),
+    './data',
+    'Where everything durable lives: database, secret key, MTA queue, inbound mail, TLS material.',
+  ),
+  databaseUrl: key(
+    'DATABASE_URL',
+    str,
+    (raw) => `sqlite:${path.join(path.resolve(need(raw, 'DATA_DIR')), 'mail.db')}`,
+    'Database location. `sqlite:<path>` (or a bare path) for the embedded SQLite database.',
+    '`sqlite:$DATA_DIR/mail.db`',
+  ),
+  baseUrl: key(
+    'BASE_URL',
+    url,
+    (raw) => `http://localhost:${need(raw, 'PORT')}`,
+    'Public URL of the API, used in links the service generates.',
+    '`http://localhost:$PORT`',
+  ),
+  secretKey: optional(
+    'SECRET_KEY',
+    secret(32),
+    'Master secret (≥ 32 characters) from which the keys that seal DKIM private keys and webhook secrets, and sign session tokens, are derived. When unset, one is generated once into `$DATA_DIR/secret.key` (mode 0600) and a warning is logged.',
+    true,
+  ),
+  internalApiToken: optional(
+    'INTERNAL_API_TOKEN',
+    secret(16),
+    'Token for `X-Internal-Token` on `/metrics` and `/internal/*`. When unset those endpoints answer 401.',
+    true,
+  ),
+  mailHostname: key(
+    'MAIL_HOSTNAME',
+    hostname,
+    () => os.hostname(),
+    'Name of this mail host: SMTP banner and HELO.',
+    'the OS host name',
+  ),
+  mxHost: key(
+    'MX_HOST',
+    hostname,
+    (raw) => need(raw, 'MAIL_HOSTNAME'),
+    'Host that receiving domains point their MX record at.',
+    '`$MAIL_HOSTNAME`',
+  ),
+  spfIncludeHost: key(
+    'SPF_INCLUDE_HOST',
+    hostname,
+    (raw) => `_spf.${need(raw, 'MAIL_HOSTNAME')}`,
+    'Name customers `include:` in their SPF record; publish the appliance IPs there.',
+    '`_spf.$MAIL_HOSTNAME`',
+  ),
+  bounceHost: key(
+    'BOUNCE_HOST',
+    hostname,
+    (raw) => need(raw, 'MAIL_HOSTNAME'),
+    'Target of the customers\' `bounce.<domain>` CNAME; must resolve to this host.',
+    '`$MAIL_HOSTNAME`',
+  ),
+  dnsServers: optional(
+    'DNS_SERVERS',
+    list(hostPort(53)),
+    'Comma list of `ip[:port]` resolvers used for every DNS lookup (verification, MX, SPF/DKIM/DMARC, reverse DNS). Unset: the system resolvers.',
+  ),
+  smtpRelay: optional(
+    'SMTP_RELAY',
+    hostPort(),
+    '`host:port` of a smarthost; when set all outbound mail goes there instead of to the recipients\' MX.',
+  ),
+  mtaRetryIntervals: key(
+    'MTA_RETRY_INTERVALS',
+    list(int(1, 7 * 24 * 3600)),
+    '60,300,900,3600,7200,14400,28800',
+    'Seconds between delivery retries of deferred mail; when exhausted the recipient is `failed`.',
+  ),
+  webhookRetryBaseMs: key(
+    'WEBHOOK_RETRY_BASE_MS',
+    int(1),
+    '30000',
+    'Base of the exponential webhook retry backoff (with jitter).',
+  ),
+  webhookMaxAttempts: key('WEBHOOK_MAX_ATTEMPTS', int(1, 100), '6', 'Delivery attempts per webhook event.'),
+  dnsRecheckIntervalS: key(
+    'DNS_RECHECK_INTERVAL_S',
+    int(10),
+    '21600',
+    'Seconds between re-checks of verified domains\' DNS records.',
+  ),
+  httpRateLimitPerMinute: key(
+    'HTTP_RATE_LIMIT_PER_MINUTE',
+    int(1),
+    '600',
+    'HTTP requests per minute per client IP, on all endpoints.',
+  ),
+  authRateLimitPer15Min: key(
+    'AUTH_RATE_LIMIT_PER_15_MIN',
+    int(1),
+    '10',
+    'Attempts per 15 minutes per client IP on the credential endpoints (login, register, change-password).',
+  ),
+  trustProxy: key(
+    'TRUST_PROXY',
+    bool,
+    'false',
+    'Take the client IP from `X-Forwarded-For` (set only behind a reverse proxy you run).',
+  ),
+  sessionTtlS: key('SESSION_TTL_S', int(60, 30 * 24 * 3600), '43200', 'Lifetime of a session token (JWT `exp`).'),
+  rateLimitEmailsPerHour: key(
+    'RATE_LIMIT_EMAILS_PER_HOUR',
+    int(0),
+    '100',
+    'Default messages (counted per recipient) per rolling hour per account.',
+  ),
+  rateLimitEmailsPerDay: key(
+    'RATE_LIMIT_EMAILS_PER_DAY',
+    int(0),
+    '1000',
+    'Default messages (counted per recipient) per rolling day per account.',
+  ),
+  newAccountEmailsPerHour: key(
+    'NEW_ACCOUNT_EMAILS_PER_HOUR',
+    int(0),
+    '20',
+    'Hourly allowance during an account\'s first 24 hours.',
+  ),
+  emailMaxRecipients: key('EMAIL_MAX_RECIPIENTS', int(1, 1000), '50', 'Recipients (to + cc + bcc) per message.'),
+  emailMaxSizeBytes: key(
+    'EMAIL_MAX_SIZE_BYTES',
+    int(1024),
+    '10485760',
+    'Bodies plus decoded attachment bytes per message (and the SIZE the MX advertises).',
+  ),
+  abuseAutoSuspend: key('ABUSE_AUTO_SUSPEND', bool, 'false', 'Suspend accounts automatically when an abuse signal fires.'),
+  shutdownTimeoutMs: key(
+    'SHUTDOWN_TIMEOUT_MS',
+    int(100, 60000),
+    '8000',
+    'How long the supervisor waits for children after SIGTERM before SIGKILL (stays under 10 s).',
+  ),
+} as const;
+
+export type ConfigTable = typeof configTable;
+
+export type Config = {
+  readonly [K in keyof ConfigTable]: ConfigTable[K] extends ConfigKey<infer T, infer O>
+    ? O extends true
+      ? T | undefined
+      : T
+    : never;
+};
+
+export type { HostPort };

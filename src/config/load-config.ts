@@ -1,0 +1,96 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config, ConfigKey } from './config-table';
+import { configTable } from './config-table';
+import { ConfigValueError } from './parsers';
+
+/** The configuration every process runs on: the table's values, with the master secret always present. */
+export type AppConfig = Omit<Config, 'secretKey'> & { readonly secretKey: string };
+
+export interface ConfigProblem {
+  readonly env: string;
+  readonly problem: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly ConfigProblem[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  ${p.env}: ${p.problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type AnyKey = ConfigKey<unknown, boolean>;
+
+/**
+ * Parses the table from `env` (process.env by default). Collects every invalid
+ * key before failing so an operator fixes them all in one go.
+ */
+export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw = new Map<string, string | undefined>();
+  const lookup = (name: string): string | undefined => raw.get(name);
+  const problems: ConfigProblem[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [prop, entry] of Object.entries(configTable) as [string, AnyKey][]) {
+    const given = env[entry.env];
+    const value = given !== undefined && given !== '' ? given : entry.fallback?.(lookup);
+    raw.set(entry.env, value);
+    if (value === undefined) {
+      out[prop] = undefined;
+      continue;
+    }
+    try {
+      out[prop] = entry.parse(value);
+    } catch (err) {
+      if (!(err instanceof ConfigValueError)) throw err;
+      problems.push({ env: entry.env, problem: err.message });
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return out as Config;
+}
+
+export interface SecretKeySource {
+  readonly secretKey: string;
+  /** True when the key was generated into DATA_DIR just now. */
+  readonly generated: boolean;
+  readonly fromFile: boolean;
+}
+
+/**
+ * SECRET_KEY when set; else `$DATA_DIR/secret.key`, generated once with mode 0600.
+ * The exclusive create makes concurrent first boots agree on one key.
+ */
+export function resolveSecretKey(config: Config): SecretKeySource {
+  if (config.secretKey !== undefined) return { secretKey: config.secretKey, generated: false, fromFile: false };
+  const file = path.join(config.dataDir, 'secret.key');
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  try {
+    const fd = fs.openSync(file, 'wx', 0o600);
+    const key = crypto.randomBytes(32).toString('base64url');
+    fs.writeSync(fd, `${key}\n`);
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    return { secretKey: key, generated: true, fromFile: true };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const key = fs.readFileSync(file, 'utf8').trim();
+  if (key.length < 32) throw new ConfigError([{ env: 'SECRET_KEY', problem: `${file} holds no usable key` }]);
+  return { secretKey: key, generated: false, fromFile: true };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): { config: AppConfig; secret: SecretKeySource } {
+  const parsed = parseConfig(env);
+  const secret = resolveSecretKey(parsed);
+  return { config: { ...parsed, secretKey: secret.secretKey }, secret };
+}
+
+/** The SQLite file named by DATABASE_URL (`sqlite:<path>`, `file:<path>` or a bare path). */
+export function sqlitePath(config: Pick<Config, 'databaseUrl'>): string {
+  const u = config.databaseUrl;
+  if (/^(postgres|postgresql|mysql):/i.test(u)) {
+    throw new ConfigError([{ env: 'DATABASE_URL', problem: 'only SQLite is supported in this version' }]);
+  }
+  return path.resolve(u.replace(/^(sqlite|file):(\/\/)?/i, ''));
+}

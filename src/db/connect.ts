@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { DatabaseConnection } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import { migrations } from './migrations';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+
+/**
+ * SQLite's plain BEGIN takes the write lock lazily; two writers that both read
+ * first then deadlock past busy_timeout. BEGIN IMMEDIATE takes it up front, so a
+ * write transaction waits its turn instead of failing.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly database: BetterSqlite3.Database) {
+    super({ database });
+  }
+  override createDriver(): SqliteDriver {
+    return new ImmediateSqliteDriver({ database: this.database });
+  }
+}
+
+export interface OpenDbOptions {
+  readonly file: string;
+  readonly readonly?: boolean;
+}
+
+export function openSqlite(file: string): BetterSqlite3.Database {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const sqlite = new BetterSqlite3(file);
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: a commit is on disk before it returns, so 202 and 250 are promises we keep.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 10000');
+  return sqlite;
+}
+
+export function openDb(options: OpenDbOptions): Db {
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect(openSqlite(options.file)) });
+}
+
+/** Applies pending migrations; throws with the failing migration's error. */
+export async function migrate(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely/migration';
+import * as m001 from './001-foundation';
+
+/** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
+export const migrations: Record<string, Migration> = {
+  '001-foundation': m001,
+};
