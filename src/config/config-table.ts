@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { HostPort, Parser } from './parsers';
-import { bool, hostPort, hostname, int, list, oneOf, port, secret, str, url } from './parsers';
+import { bool, dnsName, hostPort, hostname, int, list, oneOf, port, secret, str, url } from './parsers';
 
 /** Reads an already-resolved raw value of an earlier key (for derived defaults). */
 export type RawLookup = (env: string) => string | undefined;
@@ -115,7 +115,7 @@ export const configTable = {
   ),
   spfIncludeHost: key(
     'SPF_INCLUDE_HOST',
-    hostname,
+    dnsName,
     (raw) => `_spf.${need(raw, 'MAIL_HOSTNAME')}`,
     'Name customers `include:` in their SPF record; publish the appliance IPs there.',
     '`_spf.$MAIL_HOSTNAME`',

@@ -28,11 +28,17 @@ type AnyKey = ConfigKey<unknown, boolean>;
  */
 export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = new Map<string, string | undefined>();
-  const lookup = (name: string): string | undefined => raw.get(name);
+  const failed = new Set<string>();
+  let readFailed = false;
+  const lookup = (name: string): string | undefined => {
+    if (failed.has(name)) readFailed = true;
+    return raw.get(name);
+  };
   const problems: ConfigProblem[] = [];
   const out: Record<string, unknown> = {};
   for (const [prop, entry] of Object.entries(configTable) as [string, AnyKey][]) {
     const given = env[entry.env];
+    readFailed = false;
     const value = given !== undefined && given !== '' ? given : entry.fallback?.(lookup);
     raw.set(entry.env, value);
     if (value === undefined) {
@@ -43,7 +49,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       out[prop] = entry.parse(value);
     } catch (err) {
       if (!(err instanceof ConfigValueError)) throw err;
-      problems.push({ env: entry.env, problem: err.message });
+      failed.add(entry.env);
+      // A default derived from an invalid key is not a second problem: fixing that key fixes it.
+      if (!readFailed) problems.push({ env: entry.env, problem: err.message });
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);

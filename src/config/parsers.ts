@@ -48,6 +48,13 @@ export const hostname: Parser<string> = (raw) => {
   return v;
 };
 
+/** A DNS name that may hold service labels such as `_spf` (not a host name, so `_` is allowed). */
+export const dnsName: Parser<string> = (raw) => {
+  const v = raw.trim().replace(/\.$/, '').toLowerCase();
+  if (!HOSTNAME.test(v.replace(/(^|\.)_/g, '$1'))) throw new ConfigValueError(`expected a DNS name, got "${raw}"`);
+  return v;
+};
+
 export interface HostPort {
   readonly host: string;
   readonly port: number;

@@ -14,8 +14,8 @@ export interface UsersTable {
   suspension_reason: string | null;
   emails_per_hour: number | null;
   emails_per_day: number | null;
-  /** Sessions issued before this instant are no longer valid. */
-  sessions_valid_after: string;
+  /** Bumped on password change: session tokens carry the epoch they were issued in. */
+  session_epoch: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -13,7 +13,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('suspension_reason', 'text')
     .addColumn('emails_per_hour', 'integer')
     .addColumn('emails_per_day', 'integer')
-    .addColumn('sessions_valid_after', 'text', (c) => c.notNull())
+    .addColumn('session_epoch', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();

@@ -1,0 +1,152 @@
+import { parseArgs } from 'node:util';
+import { loadConfig, parseConfig, sqlitePath, configTable } from '../config';
+import type { Db } from '../db/connect';
+import { migrate, openDb } from '../db/connect';
+import { listUsers } from '../modules/accounts/accounts.repository';
+import {
+  accountView,
+  reinstateAccount,
+  resolveAccount,
+  setAccountLimits,
+  suspendAccount,
+} from '../modules/accounts/accounts.usecases';
+import type { Actor } from '../modules/audit/audit.repository';
+import { listAudit } from '../modules/audit/audit.repository';
+import { isAppError } from '../shared/app-error';
+import { configDocsMarkdown } from './config-docs';
+
+const USAGE = `usage: npm run ctl -- <command>
+
+  accounts list                              every account
+  accounts show <id|email>
+  accounts suspend <id|email> --reason TEXT  every key and session answers ACCOUNT_SUSPENDED at once
+  accounts reinstate <id|email>
+  accounts limits <id|email> [--per-hour N|default] [--per-day N|default]
+  audit list [--account <id|email>] [--action NAME] [--since ISO] [--limit N]
+  config check                               validate the environment, list every invalid key
+  config show                                effective settings (secrets hidden)
+  config docs                                the settings table as Markdown
+`;
+
+const operator: Actor = { type: 'operator', id: `cli:${process.env.USER ?? 'unknown'}`, ip: null, userAgent: 'mailroom-ctl' };
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function limitArg(v: string | undefined): number | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'default') return null;
+  if (!/^\d+$/.test(v)) throw new Error(`expected a whole number or "default", got ${v}`);
+  return Number(v);
+}
+
+async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  const { config } = loadConfig();
+  const db = openDb({ file: sqlitePath(config) });
+  try {
+    await migrate(db);
+    return await fn(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function accounts(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { reason: { type: 'string' }, 'per-hour': { type: 'string' }, 'per-day': { type: 'string' } },
+  });
+  const [sub, ref] = positionals;
+  await withDb(async (db) => {
+    if (sub === 'list') return print((await listUsers(db, 10_000)).map(accountView));
+    if (!ref) throw new Error(USAGE);
+    switch (sub) {
+      case 'show':
+        return print(accountView(await resolveAccount(db, ref)));
+      case 'suspend':
+        if (!values.reason) throw new Error('accounts suspend needs --reason');
+        return print(await suspendAccount({ db, actor: operator, ref, reason: values.reason }));
+      case 'reinstate':
+        return print(await reinstateAccount({ db, actor: operator, ref }));
+      case 'limits': {
+        const limits = { emailsPerHour: limitArg(values['per-hour']), emailsPerDay: limitArg(values['per-day']) };
+        if (limits.emailsPerHour === undefined && limits.emailsPerDay === undefined) {
+          throw new Error('accounts limits needs --per-hour and/or --per-day');
+        }
+        return print(await setAccountLimits({ db, actor: operator, ref, limits }));
+      }
+      default:
+        throw new Error(USAGE);
+    }
+  });
+}
+
+async function audit(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      account: { type: 'string' },
+      action: { type: 'string' },
+      since: { type: 'string' },
+      limit: { type: 'string', default: '100' },
+    },
+  });
+  if (positionals[0] !== 'list') throw new Error(USAGE);
+  await withDb(async (db) => {
+    const userId = values.account === undefined ? undefined : (await resolveAccount(db, values.account)).id;
+    for (const entry of await listAudit(db, {
+      userId,
+      action: values.action,
+      since: values.since,
+      limit: Number(values.limit),
+    })) {
+      process.stdout.write(`${JSON.stringify(entry)}\n`);
+    }
+  });
+}
+
+function config(args: string[]): void {
+  switch (args[0]) {
+    case 'check':
+      parseConfig();
+      process.stdout.write('configuration is valid\n');
+      return;
+    case 'show': {
+      const parsed = parseConfig() as Record<string, unknown>;
+      const shown: Record<string, unknown> = {};
+      for (const [prop, key] of Object.entries(configTable)) {
+        shown[key.env] = key.secret && parsed[prop] !== undefined ? '[set]' : parsed[prop];
+      }
+      return print(shown);
+    }
+    case 'docs':
+      process.stdout.write(`${configDocsMarkdown()}\n`);
+      return;
+    default:
+      throw new Error(USAGE);
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [group, ...rest] = argv;
+  switch (group) {
+    case 'accounts':
+      return accounts(rest);
+    case 'audit':
+      return audit(rest);
+    case 'config':
+      return config(rest);
+    default:
+      process.stdout.write(USAGE);
+      if (group !== undefined && group !== 'help' && group !== '--help') process.exitCode = 64;
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  const message = isAppError(err) ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
+  process.stderr.write(`${message}\n`);
+  process.exitCode = 1;
+});

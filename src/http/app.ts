@@ -1,0 +1,55 @@
+import Koa from 'koa';
+import { accountRoutes } from '../modules/accounts/accounts.routes';
+import { operatorRoutes } from '../modules/accounts/operator.routes';
+import { apiKeyRoutes } from '../modules/api-keys/api-keys.routes';
+import type { ApiDeps, AppState } from './context';
+import { errorMiddleware } from './error-middleware';
+import { healthRoutes } from './health.routes';
+import { rateLimitByIp } from './rate-limit';
+import { RateLimiter } from './rate-limiter';
+
+export interface ApiApp {
+  readonly app: Koa<AppState>;
+  /** Stops background timers (rate limiter sweeps). */
+  close(): void;
+}
+
+/** Builds the Koa application: logging, errors, per-IP limit, then routes. */
+export function createApp(deps: ApiDeps): ApiApp {
+  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  const httpLimiter = new RateLimiter(deps.config.httpRateLimitPerMinute, 60_000);
+  const credentialLimiter = new RateLimiter(deps.config.authRateLimitPer15Min, 15 * 60_000);
+
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      deps.log.info(
+        { event: 'http_request', method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 },
+        'request',
+      );
+    }
+  });
+  app.use(errorMiddleware(deps.log));
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
+  app.use(rateLimitByIp(httpLimiter, 'http'));
+
+  for (const router of [healthRoutes(deps), accountRoutes(deps, credentialLimiter), apiKeyRoutes(deps), operatorRoutes(deps)]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods({ throw: true }));
+  }
+
+  return {
+    app,
+    close() {
+      httpLimiter.stop();
+      credentialLimiter.stop();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import type { AppConfig } from '../config';
+import type { Db } from '../db/connect';
+import type { SessionSigner } from '../modules/accounts/sessions';
+import type { Actor } from '../modules/audit/audit.repository';
+import type { Logger } from '../shared/logger';
+
+export interface AuthState {
+  readonly userId: string;
+  readonly kind: 'session' | 'api_key';
+  /** The API key used, when kind is api_key. */
+  readonly keyId: string | null;
+}
+
+export interface AppState {
+  auth?: AuthState;
+}
+
+export type AppContext = Koa.ParameterizedContext<AppState>;
+export type AppRouter = Router<AppState>;
+
+/** What route factories receive: built once per process in http/main.ts. */
+export interface ApiDeps {
+  readonly db: Db;
+  readonly config: AppConfig;
+  readonly log: Logger;
+  readonly sessions: SessionSigner;
+}
+
+export function requireAuth(ctx: AppContext): AuthState {
+  const auth = ctx.state.auth;
+  if (!auth) throw new Error('route mounted without the authenticate middleware');
+  return auth;
+}
+
+export function requestActor(ctx: Koa.Context | AppContext): Actor {
+  const auth = (ctx.state as AppState).auth;
+  return {
+    type: auth ? (auth.kind === 'api_key' ? 'api_key' : 'user') : 'anonymous',
+    id: auth ? (auth.keyId ?? auth.userId) : null,
+    ip: ctx.ip || null,
+    userAgent: ctx.get('user-agent').slice(0, 512) || null,
+  };
+}
+
+export function operatorActor(ctx: Koa.Context): Actor {
+  return { type: 'operator', id: 'internal-token', ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null };
+}

@@ -1,0 +1,53 @@
+import Router from '@koa/router';
+import { sql } from 'kysely';
+import { probeSmtp } from '../mta/probe';
+import type { ApiDeps, AppState } from './context';
+
+interface Check {
+  ok: boolean;
+  error?: string;
+}
+
+async function check(fn: () => Promise<unknown>): Promise<Check> {
+  try {
+    await fn();
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
+}
+
+/** Where the local MTA can be reached from this process. */
+export function mtaProbeHost(bindAddress: string): string {
+  return bindAddress === '0.0.0.0' || bindAddress === '::' ? '127.0.0.1' : bindAddress;
+}
+
+/**
+ * `/health` is liveness only. `/ready` checks the database, the queue store (the
+ * job table) and the MTA's SMTP banner; it needs no token (orchestrators call it)
+ * and says only ok/not ok per dependency. `redis` mirrors `queue` for clients
+ * written against the spec's sample shape.
+ */
+export function healthRoutes(deps: ApiDeps): Router<AppState> {
+  const router = new Router<AppState>();
+
+  router.get('/health', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+
+  router.get('/ready', async (ctx) => {
+    const [database, queue, mail] = await Promise.all([
+      check(() => sql`select 1 as one`.execute(deps.db)),
+      check(() => deps.db.selectFrom('jobs').select('id').limit(1).execute()),
+      probeSmtp(mtaProbeHost(deps.config.bindAddress), deps.config.smtpPort, 2000).then(
+        (r): Check => (r.ok ? { ok: true } : { ok: false, error: r.error }),
+      ),
+    ]);
+    const storesOk = database.ok && queue.ok;
+    const status = !storesOk ? 'unavailable' : mail.ok ? 'ok' : 'degraded';
+    ctx.status = storesOk ? 200 : 503;
+    ctx.body = { status, checks: { database, queue, redis: queue, mail } };
+  });
+
+  return router;
+}

@@ -1,0 +1,42 @@
+import http from 'node:http';
+import { loadConfig, sqlitePath } from '../config';
+import { migrate, openDb } from '../db/connect';
+import { SessionSigner } from '../modules/accounts/sessions';
+import { exitOnFatal } from '../shared/fatal';
+import { createLogger } from '../shared/logger';
+import { createApp } from './app';
+
+/** The api process: `node dist/src/http/main.js`. */
+async function main(): Promise<void> {
+  const { config } = loadConfig();
+  const log = createLogger({ level: config.logLevel, process: 'api' });
+  const db = openDb({ file: sqlitePath(config) });
+  await migrate(db);
+  const { app, close } = createApp({ db, config, log, sessions: new SessionSigner(config.secretKey, config.sessionTtlS) });
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 5_000;
+  server.requestTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.bindAddress, resolve);
+  });
+  log.info({ event: 'api_started', port: config.port, bindAddress: config.bindAddress }, 'api listening');
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ event: 'api_stopping', signal }, 'api stopping');
+    close();
+    // Stop accepting, let in-flight requests finish, then close idle keep-alive sockets.
+    server.close(() => {
+      void db.destroy().finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 5_000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch(exitOnFatal('api'));

@@ -1,0 +1,218 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { accountSuspended, invalidCredentials } from '../../shared/app-error';
+import { isoNow } from '../../shared/clock';
+import { newId } from '../../shared/ids';
+import { decoyPasswordHash, hashPassword, verifyPassword } from '../../shared/secrets';
+import type { Actor } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.repository';
+import { accountNotFound, emailAlreadyRegistered } from './accounts.errors';
+import type { UserRow } from './accounts.repository';
+import * as users from './accounts.repository';
+import type { SessionSigner } from './sessions';
+
+export interface PublicUser {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+}
+
+export interface AccountView extends PublicUser {
+  readonly status: 'ACTIVE' | 'SUSPENDED';
+  readonly createdAt: string;
+  readonly suspendedAt: string | null;
+  readonly suspensionReason: string | null;
+  readonly emailsPerHour: number | null;
+  readonly emailsPerDay: number | null;
+}
+
+export interface SessionResult {
+  readonly token: string;
+  readonly expiresAt: string;
+  readonly user: PublicUser;
+}
+
+interface Deps {
+  readonly db: Kysely<Database>;
+  readonly actor: Actor;
+}
+
+export function publicUser(row: UserRow): PublicUser {
+  return { id: row.id, email: row.email, name: row.name };
+}
+
+export function accountView(row: UserRow): AccountView {
+  return {
+    ...publicUser(row),
+    status: row.status,
+    createdAt: row.created_at,
+    suspendedAt: row.suspended_at,
+    suspensionReason: row.suspension_reason,
+    emailsPerHour: row.emails_per_hour,
+    emailsPerDay: row.emails_per_day,
+  };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}
+
+export async function register(
+  deps: Deps & { sessions: SessionSigner; input: { email: string; password: string; name: string } },
+): Promise<SessionResult> {
+  const { db, sessions, input } = deps;
+  const passwordHash = await hashPassword(input.password);
+  const id = newId('usr');
+  let row: UserRow;
+  try {
+    row = await db.transaction().execute(async (trx) => {
+      const inserted = await users.insertUser(trx, { id, email: input.email, name: input.name, passwordHash });
+      await recordAudit(trx, {
+        actor: { ...deps.actor, type: 'user', id },
+        userId: id,
+        action: 'user.registered',
+        resource: 'user',
+        resourceId: id,
+      });
+      return inserted;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailAlreadyRegistered();
+    throw err;
+  }
+  const session = await sessions.issue({ userId: row.id, epoch: row.session_epoch });
+  return { ...session, user: publicUser(row) };
+}
+
+export async function login(
+  deps: Deps & { sessions: SessionSigner; input: { email: string; password: string } },
+): Promise<SessionResult> {
+  const { db, sessions, input } = deps;
+  const row = await users.findUserByEmail(db, input.email);
+  // Hash even for an unknown address so response time does not reveal which accounts exist.
+  const ok = await verifyPassword(input.password, row?.password_hash ?? (await decoyPasswordHash()));
+  if (!row || !ok) {
+    await recordAudit(db, {
+      actor: { ...deps.actor, type: 'anonymous', id: null },
+      userId: row?.id ?? null,
+      action: 'user.login_failed',
+      resource: 'user',
+      resourceId: row?.id ?? null,
+      details: { email: input.email },
+    });
+    throw invalidCredentials();
+  }
+  if (row.status === 'SUSPENDED') throw accountSuspended();
+  await recordAudit(db, {
+    actor: { ...deps.actor, type: 'user', id: row.id },
+    userId: row.id,
+    action: 'user.login',
+    resource: 'user',
+    resourceId: row.id,
+  });
+  const session = await sessions.issue({ userId: row.id, epoch: row.session_epoch });
+  return { ...session, user: publicUser(row) };
+}
+
+export async function changePassword(
+  deps: Deps & { sessions: SessionSigner; userId: string; input: { currentPassword: string; newPassword: string } },
+): Promise<SessionResult> {
+  const { db, sessions, userId, input } = deps;
+  const row = await users.findUserById(db, userId);
+  if (!row) throw accountNotFound();
+  if (!(await verifyPassword(input.currentPassword, row.password_hash))) {
+    await recordAudit(db, {
+      actor: deps.actor,
+      userId,
+      action: 'user.login_failed',
+      resource: 'user',
+      resourceId: userId,
+      details: { during: 'change-password' },
+    });
+    throw invalidCredentials('Current password is wrong');
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await db.transaction().execute(async (trx) => {
+    await users.updatePassword(trx, userId, passwordHash);
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId,
+      action: 'user.password_changed',
+      resource: 'user',
+      resourceId: userId,
+    });
+  });
+  const updated = await users.findUserById(db, userId);
+  if (!updated) throw accountNotFound();
+  const session = await sessions.issue({ userId, epoch: updated.session_epoch });
+  return { ...session, user: publicUser(updated) };
+}
+
+export async function getAccount(deps: { db: Kysely<Database>; userId: string }): Promise<AccountView> {
+  const row = await users.findUserById(deps.db, deps.userId);
+  if (!row) throw accountNotFound();
+  return accountView(row);
+}
+
+/** Resolves an operator's reference to an account: its id or its email address. */
+export async function resolveAccount(db: Kysely<Database>, ref: string): Promise<UserRow> {
+  const row = ref.includes('@')
+    ? await users.findUserByEmail(db, ref.trim().toLowerCase())
+    : await users.findUserById(db, ref);
+  if (!row) throw accountNotFound(`No account ${ref}`);
+  return row;
+}
+
+export async function suspendAccount(deps: Deps & { ref: string; reason: string }): Promise<AccountView> {
+  const { db } = deps;
+  const row = await resolveAccount(db, deps.ref);
+  await db.transaction().execute(async (trx) => {
+    await users.setSuspension(trx, row.id, { reason: deps.reason, at: isoNow() });
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: row.id,
+      action: 'user.suspended',
+      resource: 'user',
+      resourceId: row.id,
+      details: { reason: deps.reason },
+    });
+  });
+  return getAccount({ db, userId: row.id });
+}
+
+export async function reinstateAccount(deps: Deps & { ref: string }): Promise<AccountView> {
+  const { db } = deps;
+  const row = await resolveAccount(db, deps.ref);
+  await db.transaction().execute(async (trx) => {
+    await users.setSuspension(trx, row.id, null);
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: row.id,
+      action: 'user.reinstated',
+      resource: 'user',
+      resourceId: row.id,
+    });
+  });
+  return getAccount({ db, userId: row.id });
+}
+
+/** Operator override of an account's quotas; null returns a limit to the platform default. */
+export async function setAccountLimits(
+  deps: Deps & { ref: string; limits: { emailsPerHour?: number | null; emailsPerDay?: number | null } },
+): Promise<AccountView> {
+  const { db } = deps;
+  const row = await resolveAccount(db, deps.ref);
+  await db.transaction().execute(async (trx) => {
+    await users.setLimits(trx, row.id, deps.limits);
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: row.id,
+      action: 'settings.limits_updated',
+      resource: 'user',
+      resourceId: row.id,
+      details: { ...deps.limits },
+    });
+  });
+  return getAccount({ db, userId: row.id });
+}

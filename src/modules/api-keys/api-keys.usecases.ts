@@ -1,0 +1,126 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { defineError } from '../../shared/app-error';
+import { isoNow } from '../../shared/clock';
+import { newId, randomToken } from '../../shared/ids';
+import { safeEqual, sha256Hex } from '../../shared/secrets';
+import type { Actor } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.repository';
+import type { ApiKeyRow } from './api-keys.repository';
+import * as keys from './api-keys.repository';
+
+export const API_KEY_PREFIX = 're_live_';
+const PREFIX_SHOWN = API_KEY_PREFIX.length + 4;
+
+export const apiKeyNotFound = defineError('API_KEY_NOT_FOUND', 404, 'No such API key');
+
+export interface ApiKeyView {
+  readonly id: string;
+  readonly name: string;
+  readonly mode: string;
+  readonly keyPrefix: string;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+  readonly revokedAt: string | null;
+}
+
+export interface CreatedApiKey {
+  readonly id: string;
+  readonly name: string;
+  readonly mode: string;
+  readonly keyPrefix: string;
+  readonly token: string;
+  readonly warning: string;
+  readonly createdAt: string;
+}
+
+export function apiKeyView(row: ApiKeyRow): ApiKeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    mode: row.mode,
+    keyPrefix: row.key_prefix,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export function isApiKeyToken(token: string): boolean {
+  return token.startsWith(API_KEY_PREFIX);
+}
+
+export async function createApiKey(deps: {
+  db: Kysely<Database>;
+  userId: string;
+  actor: Actor;
+  input: { name: string; mode: 'live' };
+}): Promise<CreatedApiKey> {
+  const token = `${API_KEY_PREFIX}${randomToken(32)}`;
+  const row: ApiKeyRow = {
+    id: newId('key'),
+    user_id: deps.userId,
+    name: deps.input.name,
+    mode: deps.input.mode,
+    key_prefix: token.slice(0, PREFIX_SHOWN),
+    key_hash: sha256Hex(token),
+    created_at: isoNow(),
+    last_used_at: null,
+    revoked_at: null,
+  };
+  await deps.db.transaction().execute(async (trx) => {
+    await keys.insertApiKey(trx, row);
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: deps.userId,
+      action: 'api_key.created',
+      resource: 'api_key',
+      resourceId: row.id,
+      details: { name: row.name, keyPrefix: row.key_prefix },
+    });
+  });
+  return {
+    id: row.id,
+    name: row.name,
+    mode: row.mode,
+    keyPrefix: row.key_prefix,
+    token,
+    warning: 'Store this key now: it is shown only once and cannot be recovered.',
+    createdAt: row.created_at,
+  };
+}
+
+export async function revokeApiKey(deps: {
+  db: Kysely<Database>;
+  userId: string;
+  actor: Actor;
+  keyId: string;
+}): Promise<ApiKeyView> {
+  const { db, userId, keyId } = deps;
+  const existing = await keys.findKey(db, userId, keyId);
+  if (!existing) throw apiKeyNotFound();
+  await db.transaction().execute(async (trx) => {
+    if (await keys.revokeKey(trx, userId, keyId, isoNow())) {
+      await recordAudit(trx, {
+        actor: deps.actor,
+        userId,
+        action: 'api_key.revoked',
+        resource: 'api_key',
+        resourceId: keyId,
+      });
+    }
+  });
+  const row = await keys.findKey(db, userId, keyId);
+  if (!row) throw apiKeyNotFound();
+  return apiKeyView(row);
+}
+
+/** Finds the live key a bearer token names; the hash is looked up, then compared in constant time. */
+export async function authenticateApiKey(db: Kysely<Database>, token: string): Promise<ApiKeyRow | undefined> {
+  const hash = sha256Hex(token);
+  const row = await keys.findActiveKeyByHash(db, hash);
+  if (!row || !safeEqual(row.key_hash, hash)) return undefined;
+  const now = Date.now();
+  await keys.touchKey(db, row.id, new Date(now).toISOString(), new Date(now - 60_000).toISOString());
+  return row;
+}

@@ -1,0 +1,112 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import type { Logger } from './shared/logger';
+
+export const PROCESS_NAMES = ['api', 'worker', 'mta'] as const;
+export type ProcessName = (typeof PROCESS_NAMES)[number];
+
+const ENTRY: Record<ProcessName, string> = {
+  api: path.join(__dirname, 'http', 'main.js'),
+  worker: path.join(__dirname, 'worker', 'main.js'),
+  mta: path.join(__dirname, 'mta', 'main.js'),
+};
+
+// A child that lived this long before dying is restarted promptly again.
+const HEALTHY_RUN_MS = 60_000;
+const MAX_BACKOFF_MS = 30_000;
+
+interface Slot {
+  readonly name: ProcessName;
+  child: ChildProcess | undefined;
+  startedAt: number;
+  failures: number;
+  restartTimer: NodeJS.Timeout | undefined;
+}
+
+export interface SupervisorOptions {
+  readonly names: readonly ProcessName[];
+  readonly log: Logger;
+  readonly shutdownTimeoutMs: number;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs each process as a child, restarts one that dies (exponential backoff,
+ * reset after a healthy run) and on stop() sends SIGTERM to all, SIGKILL after
+ * the timeout.
+ */
+export class Supervisor {
+  private readonly slots: Slot[];
+  private stopping = false;
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.slots = options.names.map((name) => ({
+      name,
+      child: undefined,
+      startedAt: 0,
+      failures: 0,
+      restartTimer: undefined,
+    }));
+  }
+
+  start(): void {
+    for (const slot of this.slots) this.spawn(slot);
+  }
+
+  private spawn(slot: Slot): void {
+    const { log } = this.options;
+    slot.restartTimer = undefined;
+    slot.startedAt = Date.now();
+    const child = spawn(process.execPath, [ENTRY[slot.name]], {
+      env: this.options.env ?? process.env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    slot.child = child;
+    log.info({ event: 'process_started', name: slot.name, childPid: child.pid }, `${slot.name} started`);
+    child.on('exit', (code, signal) => {
+      slot.child = undefined;
+      if (this.stopping) {
+        log.info({ event: 'process_stopped', name: slot.name, code, signal }, `${slot.name} stopped`);
+        return;
+      }
+      const ranMs = Date.now() - slot.startedAt;
+      slot.failures = ranMs > HEALTHY_RUN_MS ? 1 : slot.failures + 1;
+      const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (slot.failures - 1));
+      log.error(
+        { event: 'process_exited', name: slot.name, code, signal, ranMs, restartInMs: delay },
+        `${slot.name} exited; restarting`,
+      );
+      slot.restartTimer = setTimeout(() => this.spawn(slot), delay);
+    });
+  }
+
+  pids(): Partial<Record<ProcessName, number>> {
+    const out: Partial<Record<ProcessName, number>> = {};
+    for (const s of this.slots) if (s.child?.pid !== undefined) out[s.name] = s.child.pid;
+    return out;
+  }
+
+  /** SIGTERM to every child; SIGKILL to those still running after the timeout. Resolves when all are gone. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const running: Promise<void>[] = [];
+    for (const slot of this.slots) {
+      if (slot.restartTimer) clearTimeout(slot.restartTimer);
+      const child = slot.child;
+      if (!child || child.exitCode !== null || child.signalCode !== null) continue;
+      running.push(
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          const killer = setTimeout(() => {
+            this.options.log.warn({ event: 'process_kill', name: slot.name }, `${slot.name} did not stop; killing`);
+            child.kill('SIGKILL');
+          }, this.options.shutdownTimeoutMs);
+          child.once('exit', () => clearTimeout(killer));
+          child.kill('SIGTERM');
+        }),
+      );
+    }
+    await Promise.all(running);
+  }
+}

@@ -1,0 +1,150 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { freePorts } from './free-port';
+import { ApiClient } from './http-client';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const MAIN = path.join(REPO_ROOT, 'dist', 'src', 'main.js');
+
+export interface ApplianceOptions {
+  /** Extra environment (DNS_SERVERS, SMTP_RELAY, limits ...). */
+  readonly env?: Record<string, string>;
+  /** Reuse a DATA_DIR (restart tests); default: a new temp dir. */
+  readonly dataDir?: string;
+  /** Which processes to run (default all). */
+  readonly processes?: readonly ('api' | 'worker' | 'mta')[];
+}
+
+export interface Appliance {
+  readonly baseUrl: string;
+  readonly api: ApiClient;
+  readonly dataDir: string;
+  readonly ports: { http: number; worker: number; smtp: number; submission: number; inject: number };
+  readonly env: Record<string, string>;
+  readonly internalToken: string;
+  /** Every stdout/stderr line the appliance wrote so far. */
+  readonly lines: string[];
+  readonly process: ChildProcess;
+  /** SIGTERM; resolves with exit code and how long the stop took. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>;
+  /** SIGKILL to the supervisor and every child (as a power cut would). */
+  kill(): Promise<void>;
+}
+
+async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number, lines: string[]): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`appliance: ${what} not ready after ${timeoutMs} ms; last output:\n${lines.slice(-30).join('\n')}`);
+}
+
+export function smtpBanner(port: number, host = '127.0.0.1', timeoutMs = 2000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, host);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error('banner timeout'));
+    }, timeoutMs);
+    socket.once('data', (d) => {
+      clearTimeout(timer);
+      socket.end('QUIT\r\n');
+      resolve(d.toString('utf8'));
+    });
+    socket.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
+}
+
+/** Starts the whole appliance (`node dist/src/main.js`) on ephemeral 127.0.0.1 ports with a temp DATA_DIR. */
+export async function startAppliance(options: ApplianceOptions = {}): Promise<Appliance> {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-test-'));
+  const [http, worker, smtp, submission, inject] = (await freePorts(5)) as [number, number, number, number, number];
+  const internalToken = 'test-internal-token-0123456789';
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? os.tmpdir(),
+    DATA_DIR: dataDir,
+    PORT: String(http),
+    WORKER_PORT: String(worker),
+    SMTP_PORT: String(smtp),
+    SUBMISSION_PORT: String(submission),
+    MTA_INJECT_PORT: String(inject),
+    BIND_ADDRESS: '127.0.0.1',
+    MAIL_HOSTNAME: 'mx.mailroom.test',
+    INTERNAL_API_TOKEN: internalToken,
+    HTTP_RATE_LIMIT_PER_MINUTE: '100000',
+    AUTH_RATE_LIMIT_PER_15_MIN: '100000',
+    LOG_LEVEL: 'info',
+    SHUTDOWN_TIMEOUT_MS: '8000',
+    ...options.env,
+  };
+  const args = [MAIN, ...(options.processes ? [options.processes.join(',')] : [])];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const lines: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    let buf = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      buf += chunk;
+      let i: number;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        lines.push(buf.slice(0, i));
+        buf = buf.slice(i + 1);
+      }
+    });
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const baseUrl = `http://127.0.0.1:${http}`;
+  const want = options.processes ?? ['api', 'worker', 'mta'];
+  const ready = async (): Promise<void> => {
+    if (want.includes('api')) await waitFor('api', async () => (await fetch(`${baseUrl}/health`)).ok, 30_000, lines);
+    if (want.includes('worker')) {
+      await waitFor('worker', async () => (await fetch(`http://127.0.0.1:${worker}/health`)).ok, 30_000, lines);
+    }
+    if (want.includes('mta')) await waitFor('mta', async () => (await smtpBanner(smtp)).startsWith('220'), 30_000, lines);
+  };
+  await Promise.race([
+    ready(),
+    exited.then(({ code }) => {
+      throw new Error(`appliance exited early (code ${code}):\n${lines.slice(-30).join('\n')}`);
+    }),
+  ]);
+
+  return {
+    baseUrl,
+    api: new ApiClient(baseUrl),
+    dataDir,
+    ports: { http, worker, smtp, submission, inject },
+    env,
+    internalToken,
+    lines,
+    process: child,
+    async stop() {
+      const started = Date.now();
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const result = await exited;
+      return { ...result, ms: Date.now() - started };
+    },
+    async kill() {
+      // The supervisor leads its own process group (detached), so this reaches every child at once.
+      if (child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
+      await exited;
+    },
+  };
+}
