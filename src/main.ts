@@ -9,7 +9,8 @@ function selectedProcesses(argv: readonly string[]): ProcessName[] {
   if (argv.length === 0) return [...PROCESS_NAMES];
   const names = argv.flatMap((a) => a.split(',')).filter((a) => a !== '');
   const unknown = names.filter((n) => !(PROCESS_NAMES as readonly string[]).includes(n));
-  if (unknown.length > 0) throw new Error(`unknown process name(s): ${unknown.join(', ')} (use api, worker, mta)`);
+  if (unknown.length > 0)
+    throw new Error(`unknown process name(s): ${unknown.join(', ')} (use api, worker, mta)`);
   return names as ProcessName[];
 }
 

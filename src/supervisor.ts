@@ -99,7 +99,10 @@ export class Supervisor {
         new Promise<void>((resolve) => {
           child.once('exit', () => resolve());
           const killer = setTimeout(() => {
-            this.options.log.warn({ event: 'process_kill', name: slot.name }, `${slot.name} did not stop; killing`);
+            this.options.log.warn(
+              { event: 'process_kill', name: slot.name },
+              `${slot.name} did not stop; killing`,
+            );
             child.kill('SIGKILL');
           }, this.options.shutdownTimeoutMs);
           child.once('exit', () => clearTimeout(killer));

@@ -28,7 +28,12 @@ const USAGE = `usage: npm run ctl -- <command>
   config docs                                the settings table as Markdown
 `;
 
-const operator: Actor = { type: 'operator', id: `cli:${process.env.USER ?? 'unknown'}`, ip: null, userAgent: 'mailroom-ctl' };
+const operator: Actor = {
+  type: 'operator',
+  id: `cli:${process.env.USER ?? 'unknown'}`,
+  ip: null,
+  userAgent: 'mailroom-ctl',
+};
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -71,7 +76,10 @@ async function accounts(args: string[]): Promise<void> {
       case 'reinstate':
         return print(await reinstateAccount({ db, actor: operator, ref }));
       case 'limits': {
-        const limits = { emailsPerHour: limitArg(values['per-hour']), emailsPerDay: limitArg(values['per-day']) };
+        const limits = {
+          emailsPerHour: limitArg(values['per-hour']),
+          emailsPerDay: limitArg(values['per-day']),
+        };
         if (limits.emailsPerHour === undefined && limits.emailsPerDay === undefined) {
           throw new Error('accounts limits needs --per-hour and/or --per-day');
         }
@@ -146,7 +154,11 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  const message = isAppError(err) ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
+  const message = isAppError(err)
+    ? `${err.code}: ${err.message}`
+    : err instanceof Error
+      ? err.message
+      : String(err);
   process.stderr.write(`${message}\n`);
   process.exitCode = 1;
 });

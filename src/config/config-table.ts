@@ -26,7 +26,15 @@ function key<T>(
   defaultDoc?: string,
 ): ConfigKey<T, false> {
   const fb = typeof fallback === 'string' ? () => fallback : fallback;
-  return { env, doc, parse, defaultDoc: defaultDoc ?? `\`${String(fallback)}\``, fallback: fb, optional: false, secret: false };
+  return {
+    env,
+    doc,
+    parse,
+    defaultDoc: defaultDoc ?? `\`${String(fallback)}\``,
+    fallback: fb,
+    optional: false,
+    secret: false,
+  };
 }
 
 function optional<T>(env: string, parse: Parser<T>, doc: string, isSecret = false): ConfigKey<T, true> {
@@ -52,7 +60,12 @@ export const configTable = {
     'Minimum level of the JSON log lines written to stdout.',
   ),
   port: key('PORT', port, '3000', 'HTTP API port.'),
-  workerPort: key('WORKER_PORT', port, '4001', 'Worker liveness port (`GET /health`), bound to BIND_ADDRESS.'),
+  workerPort: key(
+    'WORKER_PORT',
+    port,
+    '4001',
+    'Worker liveness port (`GET /health`), bound to BIND_ADDRESS.',
+  ),
   smtpPort: key('SMTP_PORT', port, '2525', 'Inbound MX port (the image sets 25).'),
   submissionPort: key(
     'SUBMISSION_PORT',
@@ -124,7 +137,7 @@ export const configTable = {
     'BOUNCE_HOST',
     hostname,
     (raw) => need(raw, 'MAIL_HOSTNAME'),
-    'Target of the customers\' `bounce.<domain>` CNAME; must resolve to this host.',
+    "Target of the customers' `bounce.<domain>` CNAME; must resolve to this host.",
     '`$MAIL_HOSTNAME`',
   ),
   dnsServers: optional(
@@ -135,7 +148,7 @@ export const configTable = {
   smtpRelay: optional(
     'SMTP_RELAY',
     hostPort(),
-    '`host:port` of a smarthost; when set all outbound mail goes there instead of to the recipients\' MX.',
+    "`host:port` of a smarthost; when set all outbound mail goes there instead of to the recipients' MX.",
   ),
   mtaRetryIntervals: key(
     'MTA_RETRY_INTERVALS',
@@ -154,7 +167,7 @@ export const configTable = {
     'DNS_RECHECK_INTERVAL_S',
     int(10),
     '21600',
-    'Seconds between re-checks of verified domains\' DNS records.',
+    "Seconds between re-checks of verified domains' DNS records.",
   ),
   httpRateLimitPerMinute: key(
     'HTTP_RATE_LIMIT_PER_MINUTE',
@@ -174,7 +187,12 @@ export const configTable = {
     'false',
     'Take the client IP from `X-Forwarded-For` (set only behind a reverse proxy you run).',
   ),
-  sessionTtlS: key('SESSION_TTL_S', int(60, 30 * 24 * 3600), '43200', 'Lifetime of a session token (JWT `exp`).'),
+  sessionTtlS: key(
+    'SESSION_TTL_S',
+    int(60, 30 * 24 * 3600),
+    '43200',
+    'Lifetime of a session token (JWT `exp`).',
+  ),
   rateLimitEmailsPerHour: key(
     'RATE_LIMIT_EMAILS_PER_HOUR',
     int(0),
@@ -191,16 +209,26 @@ export const configTable = {
     'NEW_ACCOUNT_EMAILS_PER_HOUR',
     int(0),
     '20',
-    'Hourly allowance during an account\'s first 24 hours.',
+    "Hourly allowance during an account's first 24 hours.",
   ),
-  emailMaxRecipients: key('EMAIL_MAX_RECIPIENTS', int(1, 1000), '50', 'Recipients (to + cc + bcc) per message.'),
+  emailMaxRecipients: key(
+    'EMAIL_MAX_RECIPIENTS',
+    int(1, 1000),
+    '50',
+    'Recipients (to + cc + bcc) per message.',
+  ),
   emailMaxSizeBytes: key(
     'EMAIL_MAX_SIZE_BYTES',
     int(1024),
     '10485760',
     'Bodies plus decoded attachment bytes per message (and the SIZE the MX advertises).',
   ),
-  abuseAutoSuspend: key('ABUSE_AUTO_SUSPEND', bool, 'false', 'Suspend accounts automatically when an abuse signal fires.'),
+  abuseAutoSuspend: key(
+    'ABUSE_AUTO_SUSPEND',
+    bool,
+    'false',
+    'Suspend accounts automatically when an abuse signal fires.',
+  ),
   shutdownTimeoutMs: key(
     'SHUTDOWN_TIMEOUT_MS',
     int(100, 60000),

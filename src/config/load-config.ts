@@ -29,16 +29,16 @@ type AnyKey = ConfigKey<unknown, boolean>;
 export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = new Map<string, string | undefined>();
   const failed = new Set<string>();
-  let readFailed = false;
+  const current = { readFailed: false };
   const lookup = (name: string): string | undefined => {
-    if (failed.has(name)) readFailed = true;
+    if (failed.has(name)) current.readFailed = true;
     return raw.get(name);
   };
   const problems: ConfigProblem[] = [];
   const out: Record<string, unknown> = {};
   for (const [prop, entry] of Object.entries(configTable) as [string, AnyKey][]) {
     const given = env[entry.env];
-    readFailed = false;
+    current.readFailed = false;
     const value = given !== undefined && given !== '' ? given : entry.fallback?.(lookup);
     raw.set(entry.env, value);
     if (value === undefined) {
@@ -51,7 +51,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (!(err instanceof ConfigValueError)) throw err;
       failed.add(entry.env);
       // A default derived from an invalid key is not a second problem: fixing that key fixes it.
-      if (!readFailed) problems.push({ env: entry.env, problem: err.message });
+      if (!current.readFailed) problems.push({ env: entry.env, problem: err.message });
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
@@ -70,7 +70,8 @@ export interface SecretKeySource {
  * The exclusive create makes concurrent first boots agree on one key.
  */
 export function resolveSecretKey(config: Config): SecretKeySource {
-  if (config.secretKey !== undefined) return { secretKey: config.secretKey, generated: false, fromFile: false };
+  if (config.secretKey !== undefined)
+    return { secretKey: config.secretKey, generated: false, fromFile: false };
   const file = path.join(config.dataDir, 'secret.key');
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   try {
@@ -88,7 +89,10 @@ export function resolveSecretKey(config: Config): SecretKeySource {
   return { secretKey: key, generated: false, fromFile: true };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): { config: AppConfig; secret: SecretKeySource } {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): {
+  config: AppConfig;
+  secret: SecretKeySource;
+} {
   const parsed = parseConfig(env);
   const secret = resolveSecretKey(parsed);
   return { config: { ...parsed, secretKey: secret.secretKey }, secret };

@@ -40,7 +40,8 @@ export const url: Parser<string> = (raw) => {
   return raw.replace(/\/+$/, '');
 };
 
-const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+const HOSTNAME =
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 export const hostname: Parser<string> = (raw) => {
   const v = raw.trim().replace(/\.$/, '').toLowerCase();
@@ -51,7 +52,8 @@ export const hostname: Parser<string> = (raw) => {
 /** A DNS name that may hold service labels such as `_spf` (not a host name, so `_` is allowed). */
 export const dnsName: Parser<string> = (raw) => {
   const v = raw.trim().replace(/\.$/, '').toLowerCase();
-  if (!HOSTNAME.test(v.replace(/(^|\.)_/g, '$1'))) throw new ConfigValueError(`expected a DNS name, got "${raw}"`);
+  if (!HOSTNAME.test(v.replace(/(^|\.)_/g, '$1')))
+    throw new ConfigValueError(`expected a DNS name, got "${raw}"`);
   return v;
 };
 

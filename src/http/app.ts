@@ -27,7 +27,13 @@ export function createApp(deps: ApiDeps): ApiApp {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       deps.log.info(
-        { event: 'http_request', method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 },
+        {
+          event: 'http_request',
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+        },
         'request',
       );
     }
@@ -40,7 +46,12 @@ export function createApp(deps: ApiDeps): ApiApp {
   });
   app.use(rateLimitByIp(httpLimiter, 'http'));
 
-  for (const router of [healthRoutes(deps), accountRoutes(deps, credentialLimiter), apiKeyRoutes(deps), operatorRoutes(deps)]) {
+  for (const router of [
+    healthRoutes(deps),
+    accountRoutes(deps, credentialLimiter),
+    apiKeyRoutes(deps),
+    operatorRoutes(deps),
+  ]) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));
   }

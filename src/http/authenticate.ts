@@ -30,7 +30,8 @@ export function authenticate(deps: ApiDeps): Koa.Middleware<AppState> {
       keyId = key.id;
     } else if (looksLikeJwt(token)) {
       const check = await deps.sessions.verify(token);
-      if (!check.ok) throw unauthorized(check.reason === 'expired' ? 'Session expired' : 'Invalid session token');
+      if (!check.ok)
+        throw unauthorized(check.reason === 'expired' ? 'Session expired' : 'Invalid session token');
       userId = check.claims.userId;
       epoch = check.claims.epoch;
     } else {

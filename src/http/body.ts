@@ -47,6 +47,10 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infe
   throw validationError(first ? `${first.field}: ${first.message}` : 'Request failed validation', { fields });
 }
 
-export async function readBody<S extends z.ZodType>(ctx: Koa.Context, schema: S, limit?: number): Promise<z.infer<S>> {
+export async function readBody<S extends z.ZodType>(
+  ctx: Koa.Context,
+  schema: S,
+  limit?: number,
+): Promise<z.infer<S>> {
   return validate(schema, await readJson(ctx, limit));
 }

@@ -45,5 +45,10 @@ export function requestActor(ctx: Koa.Context | AppContext): Actor {
 }
 
 export function operatorActor(ctx: Koa.Context): Actor {
-  return { type: 'operator', id: 'internal-token', ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null };
+  return {
+    type: 'operator',
+    id: 'internal-token',
+    ip: ctx.ip || null,
+    userAgent: ctx.get('user-agent') || null,
+  };
 }

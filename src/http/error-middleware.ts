@@ -34,7 +34,10 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
         ctx.body = { error: { code: clientErrorCode(status), message: (err as Error).message } };
         return;
       }
-      log.error({ event: 'http_unhandled_error', err, method: ctx.method, path: ctx.path }, 'unhandled error');
+      log.error(
+        { event: 'http_unhandled_error', err, method: ctx.method, path: ctx.path },
+        'unhandled error',
+      );
       ctx.status = 500;
       ctx.body = { error: { code: 'INTERNAL_ERROR', message: 'Internal error' } };
     }
@@ -43,7 +46,9 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
 
 function httpStatusOf(err: unknown): number | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
-  const s = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
+  const s =
+    (err as { status?: unknown; statusCode?: unknown }).status ??
+    (err as { statusCode?: unknown }).statusCode;
   return typeof s === 'number' ? s : undefined;
 }
 

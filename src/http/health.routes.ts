@@ -39,8 +39,8 @@ export function healthRoutes(deps: ApiDeps): Router<AppState> {
     const [database, queue, mail] = await Promise.all([
       check(() => sql`select 1 as one`.execute(deps.db)),
       check(() => deps.db.selectFrom('jobs').select('id').limit(1).execute()),
-      probeSmtp(mtaProbeHost(deps.config.bindAddress), deps.config.smtpPort, 2000).then(
-        (r): Check => (r.ok ? { ok: true } : { ok: false, error: r.error }),
+      probeSmtp(mtaProbeHost(deps.config.bindAddress), deps.config.smtpPort, 2000).then((r): Check =>
+        r.ok ? { ok: true } : { ok: false, error: r.error },
       ),
     ]);
     const storesOk = database.ok && queue.ok;

@@ -12,8 +12,13 @@ async function main(): Promise<void> {
   const log = createLogger({ level: config.logLevel, process: 'api' });
   const db = openDb({ file: sqlitePath(config) });
   await migrate(db);
-  const { app, close } = createApp({ db, config, log, sessions: new SessionSigner(config.secretKey, config.sessionTtlS) });
-  const server = http.createServer(app.callback());
+  const api = createApp({
+    db,
+    config,
+    log,
+    sessions: new SessionSigner(config.secretKey, config.sessionTtlS),
+  });
+  const server = http.createServer(api.app.callback());
   server.keepAliveTimeout = 5_000;
   server.requestTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
@@ -27,7 +32,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ event: 'api_stopping', signal }, 'api stopping');
-    close();
+    api.close();
     // Stop accepting, let in-flight requests finish, then close idle keep-alive sockets.
     server.close(() => {
       void db.destroy().finally(() => process.exit(0));

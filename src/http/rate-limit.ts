@@ -7,9 +7,13 @@ export function rateLimitByIp(limiter: RateLimiter, scope: string): Koa.Middlewa
   return async (ctx, next) => {
     const decision = limiter.hit(`${scope}:${ctx.ip}`);
     if (!decision.allowed) {
-      throw rateLimited(`Too many requests; retry in ${decision.retryAfterS} s`, { scope, limit: decision.limit }, {
-        'Retry-After': String(decision.retryAfterS),
-      });
+      throw rateLimited(
+        `Too many requests; retry in ${decision.retryAfterS} s`,
+        { scope, limit: decision.limit },
+        {
+          'Retry-After': String(decision.retryAfterS),
+        },
+      );
     }
     await next();
   };

@@ -42,7 +42,12 @@ export class RateLimiter {
       return { allowed: false, limit: this.limit, remaining: 0, retryAfterS };
     }
     w.current += 1;
-    return { allowed: true, limit: this.limit, remaining: Math.max(0, Math.floor(this.limit - estimate - 1)), retryAfterS: 0 };
+    return {
+      allowed: true,
+      limit: this.limit,
+      remaining: Math.max(0, Math.floor(this.limit - estimate - 1)),
+      retryAfterS: 0,
+    };
   }
 
   private roll(key: string, now: number): Window {

@@ -14,14 +14,21 @@ export function probeSmtp(host: string, port: number, timeoutMs: number): Promis
       else socket.destroy();
       resolve(result);
     };
-    const timer = setTimeout(() => finish({ ok: false, error: `no SMTP banner within ${timeoutMs} ms` }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ ok: false, error: `no SMTP banner within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
       buffer += chunk;
       const end = buffer.indexOf('\n');
       if (end < 0) return;
       const line = buffer.slice(0, end).trim();
-      finish(line.startsWith('220') ? { ok: true, banner: line } : { ok: false, error: `unexpected greeting: ${line}` });
+      finish(
+        line.startsWith('220')
+          ? { ok: true, banner: line }
+          : { ok: false, error: `unexpected greeting: ${line}` },
+      );
     });
     socket.on('error', (err) => finish({ ok: false, error: err.message }));
   });

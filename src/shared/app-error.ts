@@ -38,8 +38,11 @@ export function isAppError(err: unknown): err is AppError {
 
 /** Declares an error factory: `export const notFound = defineError('X_NOT_FOUND', 404, 'No such x')`. */
 export function defineError(code: string, status: number, defaultMessage: string) {
-  return (message: string = defaultMessage, details?: Record<string, unknown>, headers?: Record<string, string>) =>
-    new AppError({ code, status, message, details, headers });
+  return (
+    message: string = defaultMessage,
+    details?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ) => new AppError({ code, status, message, details, headers });
 }
 
 // Errors shared by every module (spec: Errors).

@@ -13,12 +13,12 @@ function encode(bytes: Uint8Array, chars: number): string {
     value = (value << 8) | byte;
     bits += 8;
     while (bits >= 5) {
-      out += ALPHABET[(value >>> (bits - 5)) & 31];
+      out += ALPHABET.charAt((value >>> (bits - 5)) & 31);
       bits -= 5;
     }
     value &= (1 << bits) - 1;
   }
-  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31];
+  if (bits > 0) out += ALPHABET.charAt((value << (5 - bits)) & 31);
   return out.slice(0, chars);
 }
 
@@ -50,7 +50,8 @@ export function sortableId(now = Date.now()): string {
   return encode(time, 10) + encode(random, 16);
 }
 
-export type IdPrefix = 'usr' | 'key' | 'dom' | 'email' | 'rcpt' | 'evt' | 'job' | 'aud' | 'sup' | 'whk' | 'whd' | 'inb' | 'att';
+export type IdPrefix =
+  'usr' | 'key' | 'dom' | 'email' | 'rcpt' | 'evt' | 'job' | 'aud' | 'sup' | 'whk' | 'whd' | 'inb' | 'att';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${sortableId()}`;

@@ -24,7 +24,12 @@ const redacted = new Set<string>(REDACTED_FIELDS);
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) {
-    return { type: value.name, message: value.message, stack: value.stack, code: (value as { code?: unknown }).code };
+    return {
+      type: value.name,
+      message: value.message,
+      stack: value.stack,
+      code: (value as { code?: unknown }).code,
+    };
   }
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (Buffer.isBuffer(value)) return `[${value.length} bytes]`;

@@ -35,13 +35,20 @@ export interface Appliance {
   kill(): Promise<void>;
 }
 
-async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number, lines: string[]): Promise<void> {
+async function waitFor(
+  what: string,
+  probe: () => Promise<boolean>,
+  timeoutMs: number,
+  lines: string[],
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await probe().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`appliance: ${what} not ready after ${timeoutMs} ms; last output:\n${lines.slice(-30).join('\n')}`);
+  throw new Error(
+    `appliance: ${what} not ready after ${timeoutMs} ms; last output:\n${lines.slice(-30).join('\n')}`,
+  );
 }
 
 export function smtpBanner(port: number, host = '127.0.0.1', timeoutMs = 2000): Promise<string> {
@@ -66,7 +73,13 @@ export function smtpBanner(port: number, host = '127.0.0.1', timeoutMs = 2000): 
 /** Starts the whole appliance (`node dist/src/main.js`) on ephemeral 127.0.0.1 ports with a temp DATA_DIR. */
 export async function startAppliance(options: ApplianceOptions = {}): Promise<Appliance> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-test-'));
-  const [http, worker, smtp, submission, inject] = (await freePorts(5)) as [number, number, number, number, number];
+  const [http, worker, smtp, submission, inject] = (await freePorts(5)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const internalToken = 'test-internal-token-0123456789';
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -107,11 +120,18 @@ export async function startAppliance(options: ApplianceOptions = {}): Promise<Ap
   const baseUrl = `http://127.0.0.1:${http}`;
   const want = options.processes ?? ['api', 'worker', 'mta'];
   const ready = async (): Promise<void> => {
-    if (want.includes('api')) await waitFor('api', async () => (await fetch(`${baseUrl}/health`)).ok, 30_000, lines);
+    if (want.includes('api'))
+      await waitFor('api', async () => (await fetch(`${baseUrl}/health`)).ok, 30_000, lines);
     if (want.includes('worker')) {
-      await waitFor('worker', async () => (await fetch(`http://127.0.0.1:${worker}/health`)).ok, 30_000, lines);
+      await waitFor(
+        'worker',
+        async () => (await fetch(`http://127.0.0.1:${worker}/health`)).ok,
+        30_000,
+        lines,
+      );
     }
-    if (want.includes('mta')) await waitFor('mta', async () => (await smtpBanner(smtp)).startsWith('220'), 30_000, lines);
+    if (want.includes('mta'))
+      await waitFor('mta', async () => (await smtpBanner(smtp)).startsWith('220'), 30_000, lines);
   };
   await Promise.race([
     ready(),

@@ -30,7 +30,7 @@ export class ApiClient {
     }
     const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
     const text = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);
     } catch {
@@ -53,7 +53,9 @@ export class ApiClient {
   }
 
   /** Registers a fresh account and returns its session token and id. */
-  async register(email?: string): Promise<{ token: string; userId: string; email: string; password: string }> {
+  async register(
+    email?: string,
+  ): Promise<{ token: string; userId: string; email: string; password: string }> {
     const address = email ?? `user-${Math.random().toString(36).slice(2, 10)}@example.com`;
     const password = 'correct horse battery staple';
     const res = await this.post<{ token: string; user: { id: string } }>('/v1/auth/register', {
@@ -66,7 +68,10 @@ export class ApiClient {
   /** Registers an account and creates an API key for it. */
   async registerWithKey(): Promise<{ token: string; apiKey: string; userId: string }> {
     const user = await this.register();
-    const key = await this.post<{ token: string }>('/v1/api-keys', { token: user.token, body: { name: 'test' } });
+    const key = await this.post<{ token: string }>('/v1/api-keys', {
+      token: user.token,
+      body: { name: 'test' },
+    });
     if (key.status !== 201) throw new Error(`api key failed: ${key.status} ${key.text}`);
     return { token: user.token, apiKey: key.body.token, userId: user.userId };
   }

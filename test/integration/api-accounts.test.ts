@@ -42,12 +42,19 @@ describe('accounts, sessions and API keys over HTTP', () => {
 
     const me = await app.api.get('/v1/auth/me', { token: login.body.token });
     assert.equal(me.status, 200);
-    assert.deepEqual(me.body, { id: reg.body.user.id, email: 'alice@example.com', name: 'Alice', status: 'ACTIVE' });
+    assert.deepEqual(me.body, {
+      id: reg.body.user.id,
+      email: 'alice@example.com',
+      name: 'Alice',
+      status: 'ACTIVE',
+    });
   });
 
   it('answers bad credentials and bad input with the spec error shape', async () => {
     const user = await app.api.register();
-    const wrong = await app.api.post<ErrorBody>('/v1/auth/login', { body: { email: user.email, password: 'nope' } });
+    const wrong = await app.api.post<ErrorBody>('/v1/auth/login', {
+      body: { email: user.email, password: 'nope' },
+    });
     assert.equal(wrong.status, 401);
     assert.equal(wrong.body.error.code, 'INVALID_CREDENTIALS');
     const unknown = await app.api.post<ErrorBody>('/v1/auth/login', {
@@ -88,8 +95,12 @@ describe('accounts, sessions and API keys over HTTP', () => {
     const user = await app.api.register();
     const [header, payload, signature] = user.token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
-    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, sub: 'usr_someoneelse' })).toString('base64url');
-    const tampered = await app.api.get<ErrorBody>('/v1/auth/me', { token: `${header}.${forgedPayload}.${signature}` });
+    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, sub: 'usr_someoneelse' })).toString(
+      'base64url',
+    );
+    const tampered = await app.api.get<ErrorBody>('/v1/auth/me', {
+      token: `${header}.${forgedPayload}.${signature}`,
+    });
     assert.equal(tampered.status, 401);
     const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
     const unsigned = await app.api.get<ErrorBody>('/v1/auth/me', { token: `${none}.${payload}.x` });
@@ -133,7 +144,10 @@ describe('accounts, sessions and API keys over HTTP', () => {
     assert.match(key.keyPrefix ?? '', /^re_live_/);
     assert.ok((key.warning ?? '').length > 0);
 
-    const badMode = await app.api.post<ErrorBody>('/v1/api-keys', { token: user.token, body: { name: 'x', mode: 'test' } });
+    const badMode = await app.api.post<ErrorBody>('/v1/api-keys', {
+      token: user.token,
+      body: { name: 'x', mode: 'test' },
+    });
     assert.equal(badMode.body.error.code, 'VALIDATION_ERROR');
 
     const me = await app.api.get<{ id: string }>('/v1/auth/me', { token: key.token });
@@ -143,7 +157,9 @@ describe('accounts, sessions and API keys over HTTP', () => {
     assert.equal(byKey.status, 403);
     assert.equal(byKey.body.error.code, 'FORBIDDEN');
 
-    const list = await app.api.get<{ data: Record<string, unknown>[] }>('/v1/api-keys', { token: user.token });
+    const list = await app.api.get<{ data: Record<string, unknown>[] }>('/v1/api-keys', {
+      token: user.token,
+    });
     assert.equal(list.body.data.length, 1);
     assert.equal(list.body.data[0]?.token, undefined);
     assert.ok(!list.text.includes(key.token ?? 'x'));
@@ -153,7 +169,9 @@ describe('accounts, sessions and API keys over HTTP', () => {
     assert.equal(foreign.status, 404);
     assert.equal((await app.api.get('/v1/auth/me', { token: key.token })).status, 200);
 
-    const revoked = await app.api.delete<{ revokedAt: string }>(`/v1/api-keys/${key.id}`, { token: user.token });
+    const revoked = await app.api.delete<{ revokedAt: string }>(`/v1/api-keys/${key.id}`, {
+      token: user.token,
+    });
     assert.equal(revoked.status, 200);
     assert.ok(revoked.body.revokedAt);
     const after = await app.api.get<ErrorBody>('/v1/auth/me', { token: key.token });
@@ -163,7 +181,9 @@ describe('accounts, sessions and API keys over HTTP', () => {
 
   it('operator suspension stops every key and session at once; reinstating clears it', async () => {
     const { token, apiKey, userId } = await app.api.registerWithKey();
-    const closed = await app.api.post<ErrorBody>(`/internal/accounts/${userId}/suspend`, { body: { reason: 'x' } });
+    const closed = await app.api.post<ErrorBody>(`/internal/accounts/${userId}/suspend`, {
+      body: { reason: 'x' },
+    });
     assert.equal(closed.status, 401);
     const wrongToken = await app.api.post(`/internal/accounts/${userId}/suspend`, {
       headers: { 'x-internal-token': 'wrong-token-wrong-token-wrong' },
@@ -221,7 +241,10 @@ describe('accounts, sessions and API keys over HTTP', () => {
     const entries = audit.stdout
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { action: string; actorType: string; ip: string | null; userAgent: string | null });
+      .map(
+        (l) =>
+          JSON.parse(l) as { action: string; actorType: string; ip: string | null; userAgent: string | null },
+      );
     const actions = entries.map((e) => e.action);
     assert.ok(actions.includes('user.registered'));
     assert.ok(actions.includes('user.suspended'));
@@ -260,7 +283,9 @@ describe('HTTP rate limits', () => {
   it('limits credential attempts per IP', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
-      statuses.push((await app.api.post('/v1/auth/login', { body: { email: 'x@example.com', password: 'y' } })).status);
+      statuses.push(
+        (await app.api.post('/v1/auth/login', { body: { email: 'x@example.com', password: 'y' } })).status,
+      );
     }
     assert.deepEqual(statuses, [401, 401, 401, 429]);
   });

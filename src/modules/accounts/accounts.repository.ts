@@ -42,7 +42,11 @@ export async function insertUser(
 export async function updatePassword(db: Kysely<Database>, id: string, passwordHash: string): Promise<void> {
   await db
     .updateTable('users')
-    .set((eb) => ({ password_hash: passwordHash, session_epoch: eb('session_epoch', '+', 1), updated_at: isoNow() }))
+    .set((eb) => ({
+      password_hash: passwordHash,
+      session_epoch: eb('session_epoch', '+', 1),
+      updated_at: isoNow(),
+    }))
     .where('id', '=', id)
     .execute();
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { hasControlChars } from '../../shared/text';
 
-const noControl = (s: string): boolean => !/[\u0000-\u001f\u007f]/.test(s);
+const noControl = (s: string): boolean => !hasControlChars(s);
 
 export const emailField = z
   .string()

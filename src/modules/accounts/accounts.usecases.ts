@@ -67,7 +67,12 @@ export async function register(
   let row: UserRow;
   try {
     row = await db.transaction().execute(async (trx) => {
-      const inserted = await users.insertUser(trx, { id, email: input.email, name: input.name, passwordHash });
+      const inserted = await users.insertUser(trx, {
+        id,
+        email: input.email,
+        name: input.name,
+        passwordHash,
+      });
       await recordAudit(trx, {
         actor: { ...deps.actor, type: 'user', id },
         userId: id,
@@ -116,7 +121,11 @@ export async function login(
 }
 
 export async function changePassword(
-  deps: Deps & { sessions: SessionSigner; userId: string; input: { currentPassword: string; newPassword: string } },
+  deps: Deps & {
+    sessions: SessionSigner;
+    userId: string;
+    input: { currentPassword: string; newPassword: string };
+  },
 ): Promise<SessionResult> {
   const { db, sessions, userId, input } = deps;
   const row = await users.findUserById(db, userId);

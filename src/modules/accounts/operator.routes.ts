@@ -13,20 +13,34 @@ export function operatorRoutes(deps: ApiDeps): Router<AppState> {
 
   router.post('/:id/suspend', async (ctx) => {
     const { reason } = await readBody(ctx, suspendBody);
-    const account = await suspendAccount({ db: deps.db, actor: operatorActor(ctx), ref: ctx.params.id ?? '', reason });
+    const account = await suspendAccount({
+      db: deps.db,
+      actor: operatorActor(ctx),
+      ref: ctx.params.id ?? '',
+      reason,
+    });
     deps.log.warn({ event: 'account_suspended', userId: account.id, reason }, 'account suspended');
     ctx.body = account;
   });
 
   router.post('/:id/reinstate', async (ctx) => {
-    const account = await reinstateAccount({ db: deps.db, actor: operatorActor(ctx), ref: ctx.params.id ?? '' });
+    const account = await reinstateAccount({
+      db: deps.db,
+      actor: operatorActor(ctx),
+      ref: ctx.params.id ?? '',
+    });
     deps.log.info({ event: 'account_reinstated', userId: account.id }, 'account reinstated');
     ctx.body = account;
   });
 
   router.patch('/:id/limits', async (ctx) => {
     const limits = await readBody(ctx, operatorLimitsBody);
-    ctx.body = await setAccountLimits({ db: deps.db, actor: operatorActor(ctx), ref: ctx.params.id ?? '', limits });
+    ctx.body = await setAccountLimits({
+      db: deps.db,
+      actor: operatorActor(ctx),
+      ref: ctx.params.id ?? '',
+      limits,
+    });
   });
 
   return router;

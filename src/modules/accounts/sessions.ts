@@ -47,7 +47,8 @@ export class SessionSigner {
         audience: AUDIENCE,
         requiredClaims: ['exp', 'iat', 'sub'],
       });
-      if (typeof payload.sub !== 'string' || typeof payload.ep !== 'number') return { ok: false, reason: 'invalid' };
+      if (typeof payload.sub !== 'string' || typeof payload.ep !== 'number')
+        return { ok: false, reason: 'invalid' };
       return { ok: true, claims: { userId: payload.sub, epoch: payload.ep } };
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };

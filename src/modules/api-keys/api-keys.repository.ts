@@ -7,7 +7,10 @@ export async function insertApiKey(db: Kysely<Database>, row: ApiKeyRow): Promis
   await db.insertInto('api_keys').values(row).execute();
 }
 
-export async function findActiveKeyByHash(db: Kysely<Database>, hash: string): Promise<ApiKeyRow | undefined> {
+export async function findActiveKeyByHash(
+  db: Kysely<Database>,
+  hash: string,
+): Promise<ApiKeyRow | undefined> {
   return db
     .selectFrom('api_keys')
     .selectAll()
@@ -26,11 +29,25 @@ export async function listKeys(db: Kysely<Database>, userId: string): Promise<Ap
     .execute();
 }
 
-export async function findKey(db: Kysely<Database>, userId: string, id: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+export async function findKey(
+  db: Kysely<Database>,
+  userId: string,
+  id: string,
+): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export async function revokeKey(db: Kysely<Database>, userId: string, id: string, at: string): Promise<boolean> {
+export async function revokeKey(
+  db: Kysely<Database>,
+  userId: string,
+  id: string,
+  at: string,
+): Promise<boolean> {
   const res = await db
     .updateTable('api_keys')
     .set({ revoked_at: at })
@@ -42,7 +59,12 @@ export async function revokeKey(db: Kysely<Database>, userId: string, id: string
 }
 
 /** Last-use is advisory: written at most once a minute per key to keep the hot path read-only. */
-export async function touchKey(db: Kysely<Database>, id: string, at: string, notSince: string): Promise<void> {
+export async function touchKey(
+  db: Kysely<Database>,
+  id: string,
+  at: string,
+  notSince: string,
+): Promise<void> {
   await db
     .updateTable('api_keys')
     .set({ last_used_at: at })

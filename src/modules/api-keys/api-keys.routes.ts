@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import { hasControlChars } from '../../shared/text';
 import { authenticate, requireSession } from '../../http/authenticate';
 import { readBody } from '../../http/body';
 import type { ApiDeps, AppState } from '../../http/context';
@@ -13,7 +14,7 @@ const createBody = z.strictObject({
     .trim()
     .min(1)
     .max(100)
-    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain control characters'),
+    .refine((s) => !hasControlChars(s), 'must not contain control characters'),
   // Spec: the request value is `live`; no other mode exists in this version.
   mode: z.literal('live').default('live'),
 });
@@ -37,7 +38,12 @@ export function apiKeyRoutes(deps: ApiDeps): Router<AppState> {
 
   router.delete('/:keyId', async (ctx) => {
     const userId = requireSession(ctx);
-    ctx.body = await revokeApiKey({ db: deps.db, userId, actor: requestActor(ctx), keyId: ctx.params.keyId ?? '' });
+    ctx.body = await revokeApiKey({
+      db: deps.db,
+      userId,
+      actor: requestActor(ctx),
+      keyId: ctx.params.keyId ?? '',
+    });
   });
 
   return router;

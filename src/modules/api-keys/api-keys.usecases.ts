@@ -116,7 +116,10 @@ export async function revokeApiKey(deps: {
 }
 
 /** Finds the live key a bearer token names; the hash is looked up, then compared in constant time. */
-export async function authenticateApiKey(db: Kysely<Database>, token: string): Promise<ApiKeyRow | undefined> {
+export async function authenticateApiKey(
+  db: Kysely<Database>,
+  token: string,
+): Promise<ApiKeyRow | undefined> {
   const hash = sha256Hex(token);
   const row = await keys.findActiveKeyByHash(db, hash);
   if (!row || !safeEqual(row.key_hash, hash)) return undefined;

@@ -64,7 +64,12 @@ export interface AuditQuery {
 }
 
 export async function listAudit(db: Kysely<Database>, query: AuditQuery): Promise<AuditEntry[]> {
-  let q = db.selectFrom('audit_log').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit);
+  let q = db
+    .selectFrom('audit_log')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit);
   if (query.userId !== undefined) q = q.where('user_id', '=', query.userId);
   if (query.action !== undefined) q = q.where('action', '=', query.action);
   if (query.since !== undefined) q = q.where('created_at', '>=', query.since);

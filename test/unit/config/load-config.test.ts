@@ -57,12 +57,22 @@ describe('configuration', () => {
   it('fails listing every invalid key at once', () => {
     let error: unknown;
     try {
-      parseConfig({ PORT: 'eighty', SMTP_RELAY: 'nohostport', ABUSE_AUTO_SUSPEND: 'maybe', SECRET_KEY: 'short' });
+      parseConfig({
+        PORT: 'eighty',
+        SMTP_RELAY: 'nohostport',
+        ABUSE_AUTO_SUSPEND: 'maybe',
+        SECRET_KEY: 'short',
+      });
     } catch (err) {
       error = err;
     }
     assert.ok(error instanceof ConfigError);
-    assert.deepEqual(error.problems.map((p) => p.env).sort(), ['ABUSE_AUTO_SUSPEND', 'PORT', 'SECRET_KEY', 'SMTP_RELAY']);
+    assert.deepEqual(error.problems.map((p) => p.env).sort(), [
+      'ABUSE_AUTO_SUSPEND',
+      'PORT',
+      'SECRET_KEY',
+      'SMTP_RELAY',
+    ]);
     assert.match(error.message, /PORT: expected an integer/);
   });
 

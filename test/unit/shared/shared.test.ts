@@ -31,8 +31,16 @@ describe('shared', () => {
   });
 
   it('redacts sensitive fields at any depth, case-insensitively', () => {
-    const out = redact({ a: { Authorization: 'Bearer x', list: [{ apiKey: 'k', ok: 1 }] }, token: 't', keep: 'v' });
-    assert.deepEqual(out, { a: { Authorization: '[redacted]', list: [{ apiKey: '[redacted]', ok: 1 }] }, token: '[redacted]', keep: 'v' });
+    const out = redact({
+      a: { Authorization: 'Bearer x', list: [{ apiKey: 'k', ok: 1 }] },
+      token: 't',
+      keep: 'v',
+    });
+    assert.deepEqual(out, {
+      a: { Authorization: '[redacted]', list: [{ apiKey: '[redacted]', ok: 1 }] },
+      token: '[redacted]',
+      keep: 'v',
+    });
   });
 
   it('logs JSON lines with the event field and redaction applied', () => {
@@ -44,7 +52,11 @@ describe('shared', () => {
       },
     });
     const log = createLogger({ process: 'test', destination });
-    log.info({ event: 'thing_happened', password: 'hunter2', nested: { secret: 's', dkimPrivateKeyEncrypted: 'x' } });
+    log.info({
+      event: 'thing_happened',
+      password: 'hunter2',
+      nested: { secret: 's', dkimPrivateKeyEncrypted: 'x' },
+    });
     const line = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
     assert.equal(line.event, 'thing_happened');
     assert.equal(line.password, '[redacted]');
@@ -57,6 +69,8 @@ describe('shared', () => {
     assert.equal(isAppError(err), true);
     assert.equal(err.status, 422);
     assert.equal(isAppError(new Error('x')), false);
-    assert.equal(isAppError({ ...new AppError({ code: 'X', status: 400, message: 'm' }) }), true);
+    assert.equal(isAppError(new AppError({ code: 'X', status: 400, message: 'm' })), true);
+    // What an AppError from another realm (a Haraka plugin's sandbox) looks like: the brand, not the class.
+    assert.equal(isAppError({ [Symbol.for('mailroom.app-error')]: true }), true);
   });
 });
