@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import { parseConfig } from '../../../src/config';
+import { migrate, openDb } from '../../../src/db/connect';
+import { createApp } from '../../../src/http/app';
+import { SessionSigner } from '../../../src/modules/accounts/sessions';
+import { freePort } from '../../helpers/free-port';
+
+async function serveApp(closeDbFirst: boolean): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-ready-'));
+  // A port nobody listens on: the MTA probe fails fast with ECONNREFUSED.
+  const config = {
+    ...parseConfig({ DATA_DIR: dir, SMTP_PORT: String(await freePort()), BIND_ADDRESS: '127.0.0.1' }),
+    secretKey: 'k'.repeat(32),
+  };
+  const db = openDb({ file: path.join(dir, 'mail.db') });
+  await migrate(db);
+  if (closeDbFirst) await db.destroy();
+  const api = createApp({
+    db,
+    config,
+    log: pino({ level: 'silent' }),
+    sessions: new SessionSigner(config.secretKey, 60),
+  });
+  const server = http.createServer(api.app.callback());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      api.close();
+      await new Promise((r) => server.close(r));
+      if (!closeDbFirst) await db.destroy();
+    },
+  };
+}
+
+describe('/ready', () => {
+  it('is degraded (200) when only the MTA is down', async () => {
+    const s = await serveApp(false);
+    const res = await fetch(`${s.url}/ready`);
+    const body = (await res.json()) as {
+      status: string;
+      checks: Record<string, { ok: boolean; error?: string }>;
+    };
+    assert.equal(res.status, 200);
+    assert.equal(body.status, 'degraded');
+    assert.equal(body.checks.database?.ok, true);
+    assert.equal(body.checks.queue?.ok, true);
+    assert.equal(body.checks.redis?.ok, true);
+    assert.equal(body.checks.mail?.ok, false);
+    assert.ok(body.checks.mail?.error);
+    await s.stop();
+  });
+
+  it('is 503 when the database is unreachable; /health stays 200', async () => {
+    const s = await serveApp(true);
+    const res = await fetch(`${s.url}/ready`);
+    const body = (await res.json()) as { status: string; checks: Record<string, { ok: boolean }> };
+    assert.equal(res.status, 503);
+    assert.equal(body.status, 'unavailable');
+    assert.equal(body.checks.database?.ok, false);
+    assert.equal((await fetch(`${s.url}/health`)).status, 200);
+    await s.stop();
+  });
+});
