@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { DatabaseConnection } from 'kysely';
-import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver } from 'kysely';
+import type { DialectAdapter } from 'kysely';
+import { CompiledQuery, Kysely, SqliteAdapter, SqliteDialect, SqliteDriver } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { migrations } from './migrations';
 import type { Database } from './schema';
@@ -20,12 +21,25 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * SQLite runs DDL inside transactions; saying so makes the migrator wrap each run in
+ * one (BEGIN IMMEDIATE), so processes starting together apply a migration once.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   constructor(private readonly database: BetterSqlite3.Database) {
     super({ database });
   }
   override createDriver(): SqliteDriver {
     return new ImmediateSqliteDriver({ database: this.database });
+  }
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
   }
 }
 

@@ -1,7 +1,7 @@
 import { isConfigError } from './config-error-brand';
 
 /**
- * Last resort for a process entry point: one JSON line on stderr (the log stream
+ * Last resort for a process entry point: one JSON line on stdout (the log stream
  * stays JSON even when boot fails), exit 78 (EX_CONFIG) for bad configuration.
  */
 export function exitOnFatal(processName: string): (err: unknown) => never {
@@ -15,7 +15,7 @@ export function exitOnFatal(processName: string): (err: unknown) => never {
       msg: err instanceof Error ? err.message : String(err),
       ...(config ? { problems: (err as { problems: unknown }).problems } : {}),
     };
-    process.stderr.write(`${JSON.stringify(line)}\n`);
+    process.stdout.write(`${JSON.stringify(line)}\n`);
     process.exit(config ? 78 : 1);
   };
 }

@@ -1,0 +1,197 @@
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { QueueName } from './queues';
+
+/** A job this worker now holds a lease on. `attempts` and the owner together fence every later write. */
+export interface ClaimedJob {
+  readonly id: string;
+  readonly queue: QueueName;
+  /** The payload as stored; the runner parses it so one corrupt row cannot fail a whole claim. */
+  readonly payloadJson: string;
+  /** Including the attempt just started. */
+  readonly attempts: number;
+  readonly maxAttempts: number;
+  readonly leaseExpiresAt: string;
+}
+
+/** A job whose lease expired on its last allowed attempt: the claim made it terminal instead of running it again. */
+export interface DeadJob {
+  readonly id: string;
+  readonly queue: QueueName;
+  readonly attempts: number;
+}
+
+export interface ClaimOptions {
+  readonly queues: readonly QueueName[];
+  /** Unique per runner (host, pid, random); written to lease_owner. */
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly limit: number;
+  /** The current time; tests move it forward instead of sleeping. */
+  readonly now?: Date | undefined;
+}
+
+export interface ClaimResult {
+  readonly jobs: readonly ClaimedJob[];
+  readonly dead: readonly DeadJob[];
+}
+
+export const LEASE_EXPIRED_ERROR = 'lease expired during the final attempt (worker crashed or stalled)';
+
+type JobsEb = ExpressionBuilder<Database, 'jobs'>;
+
+/** Due, or running under a lease that expired with attempts to spare. */
+function claimable(eb: JobsEb, now: string) {
+  return eb.or([
+    eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]),
+    eb.and([
+      eb('state', '=', 'running'),
+      eb('lease_expires_at', '<=', now),
+      eb('attempts', '<', eb.ref('max_attempts')),
+    ]),
+  ]);
+}
+
+/** Running under an expired lease with no attempt left: running it again would exceed max_attempts. */
+function expiredOnLastAttempt(eb: JobsEb, now: string) {
+  return eb.and([
+    eb('state', '=', 'running'),
+    eb('lease_expires_at', '<=', now),
+    eb('attempts', '>=', eb.ref('max_attempts')),
+  ]);
+}
+
+/**
+ * The one claim. In a single write transaction it (1) makes terminal the jobs
+ * whose lease expired on their last attempt, so a job that keeps crashing its
+ * worker ends `failed` instead of looping, and (2) leases up to `limit` claimable
+ * jobs to `owner`, counting the attempt now: a worker killed mid-job has spent one.
+ *
+ * No job goes to two owners: the UPDATE re-checks `claimable` on the row it
+ * writes, and a row it writes is no longer claimable (running, lease in the
+ * future). On SQLite the transaction is BEGIN IMMEDIATE, so claimers run one at
+ * a time anyway; on PostgreSQL (READ COMMITTED) a concurrent claimer blocked on
+ * the same row re-evaluates the WHERE after the first commits and skips it.
+ *
+ * When `db` is already a transaction the claim runs inside it.
+ */
+export async function claim(db: Kysely<Database>, options: ClaimOptions): Promise<ClaimResult> {
+  if (options.queues.length === 0 || options.limit < 1) return { jobs: [], dead: [] };
+  const queues = [...options.queues];
+  const probeNow = (options.now ?? new Date()).toISOString();
+
+  // Idle workers poll; a read first keeps them from taking the write lock (and
+  // stalling API writers) when there is nothing to do.
+  if (!db.isTransaction) {
+    const any = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('queue', 'in', queues)
+      .where((eb) => eb.or([claimable(eb, probeNow), expiredOnLastAttempt(eb, probeNow)]))
+      .limit(1)
+      .executeTakeFirst();
+    if (!any) return { jobs: [], dead: [] };
+  }
+
+  const run = async (trx: Kysely<Database>): Promise<ClaimResult> => {
+    // Read the clock once the write lock is held: BEGIN IMMEDIATE may have waited
+    // behind other writers, and a lease must run from when it is granted.
+    const nowDate = options.now ?? new Date();
+    const now = nowDate.toISOString();
+    const leaseExpiresAt = new Date(nowDate.getTime() + options.leaseMs).toISOString();
+    const dead = await trx
+      .updateTable('jobs')
+      .set({
+        state: 'failed',
+        last_error: LEASE_EXPIRED_ERROR,
+        finished_at: now,
+        updated_at: now,
+        lease_expires_at: null,
+      })
+      .where('queue', 'in', queues)
+      .where((eb) => expiredOnLastAttempt(eb, now))
+      .returning(['id', 'queue', 'attempts'])
+      .execute();
+
+    const ids = await pickCandidates(trx, queues, now, options.limit);
+    if (ids.length === 0) return { jobs: [], dead: dead.map(toDead) };
+
+    const rows = await trx
+      .updateTable('jobs')
+      .set((eb) => ({
+        state: 'running',
+        lease_owner: options.owner,
+        lease_expires_at: leaseExpiresAt,
+        attempts: eb('attempts', '+', 1),
+        updated_at: now,
+      }))
+      .where('id', 'in', ids)
+      .where((eb) => claimable(eb, now))
+      .returning(['id', 'queue', 'payload', 'attempts', 'max_attempts', 'lease_expires_at'])
+      .execute();
+
+    // RETURNING has no defined order; keep the one candidates were picked in.
+    const rank = new Map(ids.map((id, i) => [id, i]));
+    rows.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
+    return {
+      dead: dead.map(toDead),
+      jobs: rows.map((r) => ({
+        id: r.id,
+        queue: r.queue as QueueName,
+        payloadJson: r.payload,
+        attempts: r.attempts,
+        maxAttempts: r.max_attempts,
+        leaseExpiresAt: leaseExpiresAt,
+      })),
+    };
+  };
+
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/**
+ * Up to `limit` ids: jobs whose lease expired first (they were due before anything
+ * else), then due jobs oldest first. One query per queue walks the jobs_claim index
+ * (queue, state, run_at) in order and stops at `limit`; a single query over all
+ * queues would sort every due row, which costs tens of ms per claim, under the
+ * write lock, once a backlog builds up.
+ */
+async function pickCandidates(
+  trx: Kysely<Database>,
+  queues: QueueName[],
+  now: string,
+  limit: number,
+): Promise<string[]> {
+  // PostgreSQL: add .forUpdate().skipLocked() to both selects, so concurrent claimers
+  // take different rows instead of queueing on the same ones.
+  const expired = await trx
+    .selectFrom('jobs')
+    .select('id')
+    .where('queue', 'in', queues)
+    .where('state', '=', 'running')
+    .where('lease_expires_at', '<=', now)
+    .where((eb) => eb('attempts', '<', eb.ref('max_attempts')))
+    .orderBy('lease_expires_at')
+    .limit(limit)
+    .execute();
+  const due: { id: string; run_at: string }[] = [];
+  const room = limit - expired.length;
+  for (const queue of room > 0 ? queues : []) {
+    const rows = await trx
+      .selectFrom('jobs')
+      .select(['id', 'run_at'])
+      .where('queue', '=', queue)
+      .where('state', '=', 'queued')
+      .where('run_at', '<=', now)
+      .orderBy('run_at')
+      .limit(room)
+      .execute();
+    due.push(...rows);
+  }
+  due.sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : 0));
+  return [...expired.map((r) => r.id), ...due.slice(0, room).map((r) => r.id)];
+}
+
+function toDead(row: { id: string; queue: string; attempts: number }): DeadJob {
+  return { id: row.id, queue: row.queue as QueueName, attempts: row.attempts };
+}

@@ -1,0 +1,15 @@
+export type { BackoffPolicy } from './backoff';
+export { backoffMs, DEFAULT_BACKOFF } from './backoff';
+export type { ClaimedJob, ClaimOptions, ClaimResult, DeadJob } from './claim';
+export { claim, LEASE_EXPIRED_ERROR } from './claim';
+export { complete } from './complete';
+export type { EnqueueInput, EnqueueResult } from './enqueue';
+export { DEFAULT_MAX_ATTEMPTS, enqueue } from './enqueue';
+export { extendLease } from './extend-lease';
+export type { FailOptions, FailOutcome } from './fail';
+export { describeError, fail } from './fail';
+export type { LeasedJob } from './lease-guard';
+export type { QueueDepths } from './queue-stats';
+export { oldestQueuedAgeMs, queueDepths } from './queue-stats';
+export type { QueueName } from './queues';
+export { isQueueName, QUEUES } from './queues';

@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { AppConfig } from '../config';
+import type { Database } from '../db/schema';
+import { createDnsRecheckHandler, scheduleDnsRecheck } from '../modules/domains/domains.jobs';
+import type { HandlerRegistry } from './job-handler';
+
+export interface HandlerDeps {
+  readonly db: Kysely<Database>;
+  readonly config: AppConfig;
+}
+
+/**
+ * The worker's handler per queue. Each issue that introduces a queue's work adds
+ * its entry here; a queue without a handler is not claimed (its jobs wait).
+ */
+export function createHandlers(deps: HandlerDeps): HandlerRegistry {
+  return {
+    'dns-recheck': createDnsRecheckHandler(deps),
+  };
+}
+
+/**
+ * Recurring work seeded at worker start. Each schedule is idempotent (dedupe keys
+ * per time slot), so every worker start may call it.
+ */
+export async function seedSchedules(deps: HandlerDeps): Promise<void> {
+  await scheduleDnsRecheck(deps.db, { intervalS: deps.config.dnsRecheckIntervalS });
+}

@@ -1,0 +1,49 @@
+import { loadConfig, sqlitePath } from '../config';
+import { migrate, openDb } from '../db/connect';
+import { exitOnFatal } from '../shared/fatal';
+import { createLogger } from '../shared/logger';
+import { createHandlers, seedSchedules } from './handlers';
+import { startWorker } from './start-worker';
+
+/** How long shutdown waits for running handlers; the rest come back through lease expiry. */
+const STOP_DEADLINE_MS = 5_000;
+/** Past this, something in shutdown hangs (a stuck close): exit non-zero rather than linger. */
+const FORCE_EXIT_MS = 9_000;
+
+async function main(): Promise<void> {
+  const { config, secret } = loadConfig();
+  const logger = createLogger({ level: config.logLevel, process: 'worker' });
+  if (secret.generated) logger.warn({ event: 'secret_key_generated', dataDir: config.dataDir });
+  const db = openDb({ file: sqlitePath(config) });
+  await migrate(db);
+  const worker = await startWorker({ config, db, handlers: createHandlers({ db, config }), logger });
+  await seedSchedules({ db, config });
+
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
+    logger.info({ event: 'worker_stopping', signal });
+    setTimeout(() => {
+      logger.error({ event: 'worker_stop_timeout' });
+      process.exit(1);
+    }, FORCE_EXIT_MS).unref();
+    try {
+      const { abandoned } = await worker.stop(STOP_DEADLINE_MS);
+      await db.destroy();
+      logger.info({ event: 'worker_stopped', abandoned });
+      process.exit(0);
+    } catch (err) {
+      logger.error({ event: 'worker_stop_failed', err });
+      process.exit(1);
+    }
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    // A second signal while stopping changes nothing; the deadline already bounds shutdown.
+    if (stopping) return;
+    stopping = true;
+    void shutdown(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+main().catch(exitOnFatal('worker'));

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { AppConfig } from '../config';
+import type { Database } from '../db/schema';
+import type { Logger } from '../shared/logger';
+import type { HandlerRegistry } from './job-handler';
+import { startHealthServer } from './health-server';
+import { JobRunner } from './job-runner';
+
+export interface StartWorkerOptions {
+  readonly config: Pick<AppConfig, 'workerPort' | 'bindAddress'>;
+  /** Migrated already. */
+  readonly db: Kysely<Database>;
+  readonly handlers: HandlerRegistry;
+  readonly logger: Logger;
+}
+
+export interface RunningWorker {
+  readonly owner: string;
+  readonly port: number;
+  /** Stops claiming, waits up to `deadlineMs` for running handlers, closes the health port. Leaves `db` open. */
+  stop(deadlineMs: number): Promise<{ abandoned: number }>;
+}
+
+/** The worker's pieces: job runner and health port. Process concerns (signals, exit) stay in main.ts. */
+export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
+  const runner = new JobRunner({
+    db: options.db,
+    handlers: options.handlers,
+    logger: options.logger.child({ module: 'job-runner' }),
+  });
+  const health = await startHealthServer({
+    port: options.config.workerPort,
+    host: options.config.bindAddress,
+  });
+  runner.start();
+  options.logger.info({
+    event: 'worker_started',
+    owner: runner.owner,
+    queues: runner.queues,
+    port: health.port,
+  });
+  return {
+    owner: runner.owner,
+    port: health.port,
+    stop: async (deadlineMs) => {
+      const result = await runner.stop(deadlineMs);
+      await health.close();
+      return result;
+    },
+  };
+}

@@ -1,0 +1,126 @@
+// The worker entry point as the supervisor and the container run it.
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { openDb } from '../../src/db/connect';
+import { queueDepths } from '../../src/jobs/queue-stats';
+
+const MAIN = path.join(__dirname, '../../src/worker/main.js');
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+interface Started {
+  child: ChildProcess;
+  lines: Record<string, unknown>[];
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function startWorker(env: Record<string, string>): Started {
+  // Only what the worker needs: a stray DATABASE_URL or SECRET_KEY from the outer shell must not leak in.
+  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env } });
+  const lines: Record<string, unknown>[] = [];
+  let buffer = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      lines.push(JSON.parse(buffer.slice(0, i)) as Record<string, unknown>);
+      buffer = buffer.slice(i + 1);
+    }
+  });
+  child.stderr.resume();
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, lines, exit };
+}
+
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  const timeout = sleep(ms, undefined, { ref: false }).then(() => {
+    throw new Error(`${what} took over ${ms} ms`);
+  });
+  return Promise.race([promise, timeout]);
+}
+
+void describe('worker process (dist/src/worker/main.js)', () => {
+  let dir: string;
+  before(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-worker-'));
+  });
+  after(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  void it(
+    'serves GET /health, migrates the database, and exits 0 on SIGTERM',
+    { timeout: 30_000 },
+    async () => {
+      const port = await freePort();
+      const w = startWorker({
+        DATA_DIR: dir,
+        WORKER_PORT: String(port),
+        BIND_ADDRESS: '127.0.0.1',
+        LOG_LEVEL: 'info',
+      });
+      try {
+        let res: Response | undefined;
+        for (const deadline = Date.now() + 10_000; !res && Date.now() < deadline;) {
+          res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => sleep(50).then(() => undefined));
+        }
+        assert.ok(res, 'health port answered within 10 s');
+        assert.equal(res.status, 200);
+        assert.deepEqual(await res.json(), { status: 'ok' });
+
+        const missing = await fetch(`http://127.0.0.1:${port}/nope`);
+        assert.equal(missing.status, 404);
+        assert.equal(((await missing.json()) as { error: { code: string } }).error.code, 'NOT_FOUND');
+
+        const started = w.lines.find((l) => l.event === 'worker_started');
+        assert.ok(started, 'logged worker_started');
+        assert.equal(started.process, 'worker');
+
+        const db = openDb({ file: path.join(dir, 'mail.db') });
+        try {
+          assert.equal((await queueDepths(db))['email-send'], 0, 'jobs table exists');
+        } finally {
+          await db.destroy();
+        }
+        await fs.access(path.join(dir, 'secret.key'));
+
+        w.child.kill('SIGTERM');
+        const { code, signal } = await within(w.exit, 10_000, 'exit after SIGTERM');
+        assert.deepEqual({ code, signal }, { code: 0, signal: null });
+        assert.ok(w.lines.some((l) => l.event === 'worker_stopped'));
+      } finally {
+        w.child.kill('SIGKILL');
+      }
+    },
+  );
+
+  void it(
+    'exits 78 with config_invalid naming the bad key when the configuration is invalid',
+    { timeout: 15_000 },
+    async () => {
+      const w = startWorker({ DATA_DIR: dir, WORKER_PORT: 'not-a-port', BIND_ADDRESS: '127.0.0.1' });
+      const { code } = await within(w.exit, 10_000, 'exit on bad config');
+      assert.equal(code, 78);
+      const line = w.lines.find((l) => l.event === 'config_invalid') as
+        { problems?: { env: string }[] } | undefined;
+      assert.deepEqual(
+        line?.problems?.map((p) => p.env),
+        ['WORKER_PORT'],
+      );
+    },
+  );
+});

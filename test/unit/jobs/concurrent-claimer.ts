@@ -1,0 +1,42 @@
+// Runs in a worker thread: a second claimer with its own connection, as another
+// worker process would be. (In one thread, a second better-sqlite3 connection
+// waiting on BEGIN IMMEDIATE would block the very event loop holding the lock.)
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDb } from '../../../src/db/connect';
+import { claim } from '../../../src/jobs/claim';
+
+export interface ClaimerInput {
+  readonly file: string;
+  readonly owner: string;
+  readonly batch: number;
+}
+
+async function run(input: ClaimerInput, start: Promise<void>): Promise<string[]> {
+  const db = openDb({ file: input.file });
+  const ids: string[] = [];
+  await start;
+  try {
+    for (;;) {
+      const { jobs } = await claim(db, {
+        queues: ['email-send'],
+        owner: input.owner,
+        leaseMs: 60_000,
+        limit: input.batch,
+      });
+      if (jobs.length === 0) return ids;
+      for (const job of jobs) ids.push(job.id);
+    }
+  } finally {
+    await db.destroy();
+  }
+}
+
+if (parentPort) {
+  const port = parentPort;
+  const start = new Promise<void>((resolve) => port.once('message', () => resolve()));
+  port.postMessage('ready');
+  run(workerData as ClaimerInput, start).then(
+    (ids) => port.postMessage({ ids }),
+    (err: unknown) => port.postMessage({ error: String(err) }),
+  );
+}

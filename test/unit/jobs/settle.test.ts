@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { ClaimedJob } from '../../../src/jobs/claim';
+import { claim } from '../../../src/jobs/claim';
+import { complete } from '../../../src/jobs/complete';
+import { enqueue } from '../../../src/jobs/enqueue';
+import { extendLease } from '../../../src/jobs/extend-lease';
+import { describeError, fail } from '../../../src/jobs/fail';
+import type { TestDb } from './job-test-db';
+import { createTestDb } from './job-test-db';
+
+const at = (ms: number): Date => new Date(Date.now() + ms);
+const POLICY = { baseMs: 1_000, maxMs: 60_000, jitter: 0.25 };
+
+void describe('complete, fail and extendLease', () => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb();
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  async function claimOne(owner: string, now?: Date): Promise<ClaimedJob> {
+    const { jobs } = await claim(t.db, {
+      queues: ['webhook-delivery'],
+      owner,
+      leaseMs: 1_000,
+      limit: 1,
+      now,
+    });
+    assert.equal(jobs.length, 1, `${owner} claimed a job`);
+    return jobs[0]!;
+  }
+
+  async function row() {
+    return t.db.selectFrom('jobs').selectAll().executeTakeFirstOrThrow();
+  }
+
+  void it('complete marks the job succeeded and releases the lease', async () => {
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {} });
+    const job = await claimOne('w1');
+    assert.equal(await complete(t.db, job, 'w1'), true);
+    const r = await row();
+    assert.equal(r.state, 'succeeded');
+    assert.equal(r.lease_expires_at, null);
+    assert.equal(r.lease_owner, 'w1');
+    assert.ok(r.finished_at);
+  });
+
+  void it('a worker whose lease expired and was re-claimed cannot complete, fail or extend it', async () => {
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {} });
+    const stale = await claimOne('w1');
+    const fresh = await claimOne('w2', at(1_500));
+    assert.equal(await complete(t.db, stale, 'w1'), false);
+    assert.deepEqual(await fail(t.db, stale, 'w1', new Error('x'), { retryable: false }), {
+      outcome: 'lost',
+    });
+    assert.equal(await extendLease(t.db, stale, 'w1', 60_000), false);
+    const r = await row();
+    assert.deepEqual([r.state, r.lease_owner, r.attempts, r.last_error], ['running', 'w2', 2, null]);
+    assert.equal(await complete(t.db, fresh, 'w2'), true);
+  });
+
+  void it('an owner that never held the lease cannot settle or extend it', async () => {
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {} });
+    const job = await claimOne('w1');
+    assert.equal(await complete(t.db, job, 'intruder'), false);
+    assert.deepEqual(await fail(t.db, job, 'intruder', 'x', { retryable: true }), { outcome: 'lost' });
+    assert.equal(await extendLease(t.db, job, 'intruder', 60_000), false);
+    const r = await row();
+    assert.deepEqual([r.state, r.lease_owner, r.last_error], ['running', 'w1', null]);
+  });
+
+  void it('the same owner cannot settle an earlier attempt it lost to its own re-claim', async () => {
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {} });
+    const first = await claimOne('w1');
+    const second = await claimOne('w1', at(1_500));
+    assert.equal(await complete(t.db, first, 'w1'), false);
+    assert.equal((await row()).state, 'running');
+    assert.equal(await complete(t.db, second, 'w1'), true);
+  });
+
+  void it('retries with exponential backoff, then fails terminally once max_attempts is spent', async () => {
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {}, maxAttempts: 3 });
+    let now = new Date();
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const job = await claimOne('w', now);
+      assert.equal(job.attempts, attempt);
+      const result = await fail(t.db, job, 'w', new Error(`boom ${attempt}`), {
+        retryable: true,
+        backoff: POLICY,
+        now,
+        random: () => 0.5,
+      });
+      assert.equal(result.outcome, 'retry');
+      if (result.outcome !== 'retry') return;
+      delays.push(result.delayMs);
+      const r = await row();
+      assert.deepEqual(
+        [r.state, r.run_at, r.last_error, r.lease_expires_at],
+        ['queued', result.runAt, `boom ${attempt}`, null],
+      );
+      // Not claimable until the backoff has passed.
+      const early = await claim(t.db, {
+        queues: ['webhook-delivery'],
+        owner: 'w',
+        leaseMs: 1_000,
+        limit: 1,
+        now: new Date(Date.parse(result.runAt) - 1),
+      });
+      assert.deepEqual(early.jobs, []);
+      now = new Date(result.runAt);
+    }
+    assert.deepEqual(delays, [1_125, 2_250]);
+    const last = await claimOne('w', now);
+    assert.equal(last.attempts, 3);
+    assert.deepEqual(await fail(t.db, last, 'w', new Error('boom 3'), { retryable: true, now }), {
+      outcome: 'dead',
+    });
+    const r = await row();
+    assert.deepEqual([r.state, r.attempts, r.last_error], ['failed', 3, 'boom 3']);
+    assert.ok(r.finished_at);
+    const never = await claim(t.db, {
+      queues: ['webhook-delivery'],
+      owner: 'w',
+      leaseMs: 1_000,
+      limit: 1,
+      now: at(1e9),
+    });
+    assert.deepEqual(never, { jobs: [], dead: [] });
+  });
+
+  void it('a permanent failure is terminal on the first attempt', async () => {
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {}, maxAttempts: 5 });
+    const job = await claimOne('w');
+    assert.deepEqual(await fail(t.db, job, 'w', new Error('410 Gone'), { retryable: false }), {
+      outcome: 'dead',
+    });
+    const r = await row();
+    assert.deepEqual([r.state, r.attempts], ['failed', 1]);
+  });
+
+  void it('honours an explicit retry delay', async () => {
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {} });
+    const job = await claimOne('w');
+    const now = new Date();
+    const result = await fail(t.db, job, 'w', 'rate limited', {
+      retryable: true,
+      retryDelayMs: 120_000,
+      now,
+    });
+    assert.deepEqual(result, {
+      outcome: 'retry',
+      delayMs: 120_000,
+      runAt: new Date(now.getTime() + 120_000).toISOString(),
+    });
+  });
+
+  void it('extendLease keeps a long-running job from being re-claimed', async () => {
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {} });
+    const job = await claimOne('w1');
+    assert.equal(await extendLease(t.db, job, 'w1', 10_000), true);
+    const r = await row();
+    assert.ok(r.lease_expires_at! > at(9_000).toISOString());
+    const other = await claim(t.db, {
+      queues: ['webhook-delivery'],
+      owner: 'w2',
+      leaseMs: 1_000,
+      limit: 1,
+      now: at(5_000),
+    });
+    assert.deepEqual(other.jobs, []);
+  });
+
+  void it('describes errors briefly for last_error and logs', () => {
+    assert.equal(describeError(new Error('plain')), 'plain');
+    assert.equal(describeError(new TypeError('bad')), 'TypeError: bad');
+    assert.equal(describeError('text'), 'text');
+    assert.equal(describeError({ code: 42 }), '{"code":42}');
+    const long = describeError(new Error('x'.repeat(5_000)));
+    assert.equal(long.length, 2_000);
+    assert.ok(long.endsWith('…'));
+  });
+});
