@@ -1,35 +1,49 @@
 import net from 'node:net';
+import { SmtpReplyReader } from './smtp-reply-reader';
 
-export type ProbeResult = { ok: true; banner: string } | { ok: false; error: string };
+export type ProbeResult =
+  { readonly ok: true; readonly banner: string } | { readonly ok: false; readonly error: string };
 
-/** Connects, reads the 220 banner, says QUIT. Used by /ready to tell whether the MTA answers. */
+/**
+ * Readiness of an SMTP listener: connect, read the greeting, say QUIT. Only a
+ * 220 counts (RFC 5321 §4.3.1: 554 on connect means "no service here"). Never
+ * rejects; the whole exchange is bounded by `timeoutMs`.
+ */
 export function probeSmtp(host: string, port: number, timeoutMs: number): Promise<ProbeResult> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
-    let buffer = '';
+    const reader = new SmtpReplyReader();
+    let settled = false;
     const finish = (result: ProbeResult): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      socket.removeAllListeners('data');
-      if (result.ok) socket.end('QUIT\r\n');
-      else socket.destroy();
       resolve(result);
     };
-    const timer = setTimeout(
-      () => finish({ ok: false, error: `no SMTP banner within ${timeoutMs} ms` }),
-      timeoutMs,
-    );
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      buffer += chunk;
-      const end = buffer.indexOf('\n');
-      if (end < 0) return;
-      const line = buffer.slice(0, end).trim();
-      finish(
-        line.startsWith('220')
-          ? { ok: true, banner: line }
-          : { ok: false, error: `unexpected greeting: ${line}` },
-      );
+    const timer = setTimeout(() => {
+      finish({ ok: false, error: `no SMTP greeting within ${timeoutMs} ms` });
+      socket.destroy();
+    }, timeoutMs);
+
+    socket.setEncoding('latin1');
+    socket.on('data', (data: string) => {
+      const reply = reader.push(data)[0];
+      if (reply === undefined || settled) return;
+      if (reply.code === 220) {
+        finish({ ok: true, banner: reply.raw });
+        // Polite close: QUIT, and do not wait for the 221 (it proves nothing more).
+        socket.end('QUIT\r\n');
+      } else {
+        finish({ ok: false, error: `unexpected greeting: ${reply.raw}` });
+        socket.destroy();
+      }
     });
-    socket.on('error', (err) => finish({ ok: false, error: err.message }));
+    socket.on('error', (err) => {
+      finish({ ok: false, error: err.message });
+      socket.destroy();
+    });
+    socket.on('close', () => {
+      finish({ ok: false, error: 'connection closed before the greeting' });
+    });
   });
 }

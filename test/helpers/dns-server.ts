@@ -1,7 +1,7 @@
 // Fake authoritative DNS server for integration tests: one mutable in-memory zone served over
 // UDP and TCP on the same loopback port, so the appliance's DNS_SERVERS setting can point at it
 // and truncated (TC=1) UDP answers can be retried over TCP exactly as against a real server.
-import dgram from 'node:dgram';
+import type dgram from 'node:dgram';
 import net from 'node:net';
 import dns2 from 'dns2';
 
@@ -129,7 +129,11 @@ function nameExists(zone: Zone, name: string): boolean {
   return false;
 }
 
-function answer(zone: Zone, qname: string, qtype: string): { rcode: number; answers: dns2.Packet.Resource[] } {
+function answer(
+  zone: Zone,
+  qname: string,
+  qtype: string,
+): { rcode: number; answers: dns2.Packet.Resource[] } {
   if (!nameExists(zone, qname)) return { rcode: Packet.RCODE.NXDOMAIN, answers: [] };
   const answers: dns2.Packet.Resource[] = [];
   let name = qname;
@@ -175,16 +179,8 @@ function listenTcp(server: net.Server, port: number): Promise<void> {
   });
 }
 
-async function closeUdp(socket: dgram.Socket): Promise<void> {
-  await new Promise<void>((resolve) => {
-    try {
-      socket.close(() => {
-        resolve();
-      });
-    } catch {
-      resolve(); // never bound or already closed
-    }
-  });
+function closeUdp(socket: dgram.Socket): Promise<void> {
+  return new Promise((resolve) => socket.close(() => resolve()));
 }
 
 async function closeTcp(server: net.Server, sockets: Set<net.Socket>): Promise<void> {
@@ -273,9 +269,7 @@ export async function startDnsServer(): Promise<FakeDns> {
     port,
     address: `${HOST}:${port}`,
     queries,
-    set(name, type, values) {
-      setValues(name, type, values);
-    },
+    set: setValues,
     add(name, type, value) {
       const existing = zone.get(normalizeName(name))?.get(type) ?? [];
       setValues(name, type, [...existing, value]);

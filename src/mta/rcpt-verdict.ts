@@ -1,0 +1,70 @@
+import type { SmtpVerdict } from './smtp-verdict';
+import { accept, reject } from './smtp-verdict';
+
+/** A RCPT TO address as Haraka parsed it (source route already dropped, host lower-cased). */
+export interface RcptAddress {
+  /** Local part as written; a quoted local part keeps its quotes. */
+  readonly local: string;
+  /** Domain, or '' when the path has none (`RCPT TO:<postmaster>`). */
+  readonly host: string;
+}
+
+/** One host this MX receives for. */
+export interface ReceivingHost {
+  /** Accepted local parts, lower-cased; empty means every local part (spec: Domains, receiving). */
+  readonly localParts: ReadonlySet<string>;
+}
+
+/**
+ * What the MX knows about receiving domains, as of now. The lookup is a cached
+ * view of the domains table (later issue); here it is a plain function of the host.
+ */
+export interface ReceivingView {
+  host(name: string): ReceivingHost | undefined;
+}
+
+/** No domains exist yet: every recipient is refused, so the MX can never relay. */
+export const EMPTY_RECEIVING_VIEW: ReceivingView = { host: () => undefined };
+
+/**
+ * Local parts that ask a downstream system to route again: `%` (the "percent
+ * hack"), `!` (UUCP bang paths) and an `@` inside a quoted local part. We never
+ * forward mail, but whatever consumes our inbound mail might; refuse them at the
+ * door. (A source route, `@a:user@b`, is already dropped by the parser, as RFC
+ * 5321 §3.6.1 recommends: only the final `user@b` is judged.)
+ */
+const RELAY_SYNTAX = /[%!@]/;
+
+function unquote(local: string): string {
+  return local.length >= 2 && local.startsWith('"') && local.endsWith('"') ? local.slice(1, -1) : local;
+}
+
+function normalizeHost(host: string): string {
+  return host.toLowerCase().replace(/\.$/, '');
+}
+
+/**
+ * Decides a RCPT TO. Anything not explicitly received here is refused with a
+ * permanent 550: RFC 5321 §3.6.2 says a server declining to relay for policy
+ * reasons SHOULD answer 550.
+ */
+export function rcptVerdict(address: RcptAddress, view: ReceivingView): SmtpVerdict {
+  const local = unquote(address.local);
+  const host = normalizeHost(address.host);
+  const shown = host === '' ? `<${address.local}>` : `<${address.local}@${host}>`;
+
+  if (RELAY_SYNTAX.test(local)) {
+    return reject(550, '5.7.1', `${shown}: relay-style address refused`);
+  }
+  if (host === '') {
+    return reject(550, '5.1.1', `${shown}: no such recipient here`);
+  }
+  const receiving = view.host(host);
+  if (receiving === undefined) {
+    return reject(550, '5.1.1', `${shown}: no such recipient here`);
+  }
+  if (receiving.localParts.size > 0 && !receiving.localParts.has(local.toLowerCase())) {
+    return reject(550, '5.1.1', `${shown}: no such user here`);
+  }
+  return accept(250, '2.1.5', `${shown}: recipient ok`);
+}

@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppConfig } from '../config';
+import { serverAddress } from '../shared/dns-resolver';
+import { harakaLogLevel } from './haraka-log';
+
+/** The settings the MTA's Haraka configuration is rendered from. */
+export type MtaConfig = Pick<
+  AppConfig,
+  | 'smtpPort'
+  | 'injectPort'
+  | 'bindAddress'
+  | 'dataDir'
+  | 'mailHostname'
+  | 'dnsServers'
+  | 'mtaRetryIntervals'
+  | 'emailMaxSizeBytes'
+  | 'logLevel'
+  | 'shutdownTimeoutMs'
+>;
+
+export interface RenderedMta {
+  /** Haraka's base directory (`haraka -c <harakaDir>`): `config/` and `plugins/`. */
+  readonly harakaDir: string;
+  readonly queueDir: string;
+  readonly plugins: readonly string[];
+}
+
+// dist/src/mta → repository root.
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+export const TEMPLATE_DIR = path.join(ROOT, 'haraka-config');
+export const PLUGIN_DIST_DIR = path.join(ROOT, 'dist', 'plugins');
+
+/** `host:port`, bracketing IPv6 literals as Haraka's `listen` expects. */
+export function listenAddress(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/**
+ * Haraka's `temp_fail_intervals`. Haraka ignores the WHOLE list when one interval is
+ * under 5 s (outbound/config.js): the config table refuses such values at boot.
+ */
+export function tempFailIntervals(seconds: readonly number[]): string {
+  return seconds.map((s) => `${s}s`).join(',');
+}
+
+/**
+ * Haraka's own graceful-shutdown budget: leave about 2 s of SHUTDOWN_TIMEOUT_MS
+ * for the mta process to SIGKILL a stuck Haraka and exit before the supervisor
+ * gives up on it.
+ */
+export function harakaShutdownSeconds(shutdownTimeoutMs: number): number {
+  return Math.max(1, Math.floor((shutdownTimeoutMs - 2000) / 1000));
+}
+
+/** Values for the `{{name}}` placeholders of haraka-config/ (the config table already refused colliding ports). */
+export function templateValues(config: MtaConfig): Record<string, string> {
+  return {
+    listen: [
+      listenAddress(config.bindAddress, config.smtpPort),
+      // Loopback only, whatever BIND_ADDRESS says: the worker's handoff is never exposed.
+      listenAddress('127.0.0.1', config.injectPort),
+    ].join(','),
+    me: config.mailHostname,
+    max_bytes: String(config.emailMaxSizeBytes),
+    queue_dir: path.join(config.dataDir, 'mta-queue'),
+    temp_fail_intervals: tempFailIntervals(config.mtaRetryIntervals),
+    log_level: harakaLogLevel(config.logLevel),
+    force_shutdown_timeout: String(harakaShutdownSeconds(config.shutdownTimeoutMs)),
+    dns_servers: (config.dnsServers ?? []).map(serverAddress).join(','),
+  };
+}
+
+/**
+ * Replaces `{{name}}`. An unknown placeholder is a bug in haraka-config/, and a
+ * line break in a value would inject config lines: both fail loudly.
+ */
+export function renderTemplate(text: string, values: Readonly<Record<string, string>>): string {
+  return text.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (_match, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`haraka-config: unknown placeholder {{${name}}}`);
+    if (/[\r\n]/.test(value)) throw new Error(`haraka-config: value of {{${name}}} contains a line break`);
+    return value;
+  });
+}
+
+/** Plugin names of a Haraka `plugins` file: one per line, `#` comments. */
+export function pluginNames(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => (line.split('#')[0] ?? '').trim())
+    .filter((line) => line !== '');
+}
+
+/**
+ * A folder plugin (Haraka loads `plugins/<name>/package.json`'s package with a
+ * real `require` and copies its exports onto the Plugin object) whose index.js
+ * re-exports our compiled plugin, so it resolves modules from the repository.
+ */
+function writePluginShim(pluginsDir: string, name: string, entry: string): void {
+  const dir = path.join(pluginsDir, name);
+  fs.mkdirSync(dir, { recursive: true });
+  const pkg = { name, private: true, main: 'index.js' };
+  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(dir, 'index.js'),
+    `'use strict';\nmodule.exports = require(${JSON.stringify(entry)});\n`,
+  );
+}
+
+export interface RenderOptions {
+  readonly templateDir?: string;
+  readonly pluginDistDir?: string;
+}
+
+/**
+ * Renders haraka-config/ into `$DATA_DIR/mta/` from scratch on every start, so
+ * no stale file survives a change. The queue lives outside it, in
+ * `$DATA_DIR/mta-queue/`, and is never touched here.
+ */
+export function renderMtaConfig(config: MtaConfig, options: RenderOptions = {}): RenderedMta {
+  const templateDir = options.templateDir ?? TEMPLATE_DIR;
+  const pluginDistDir = options.pluginDistDir ?? PLUGIN_DIST_DIR;
+  const values = templateValues(config);
+
+  const harakaDir = path.join(config.dataDir, 'mta');
+  const configDir = path.join(harakaDir, 'config');
+  const pluginsDir = path.join(harakaDir, 'plugins');
+  fs.rmSync(configDir, { recursive: true, force: true });
+  fs.rmSync(pluginsDir, { recursive: true, force: true });
+  fs.mkdirSync(configDir, { recursive: true, mode: 0o700 });
+  fs.mkdirSync(pluginsDir, { recursive: true, mode: 0o700 });
+
+  for (const entry of fs.readdirSync(templateDir, { withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const text = fs.readFileSync(path.join(templateDir, entry.name), 'utf8');
+    fs.writeFileSync(path.join(configDir, entry.name), renderTemplate(text, values));
+  }
+
+  const plugins = pluginNames(fs.readFileSync(path.join(configDir, 'plugins'), 'utf8'));
+  for (const name of plugins) {
+    const entry = path.join(pluginDistDir, name, 'index.js');
+    // Fail here, with the path, rather than in Haraka's "No plugin with this name found".
+    if (!fs.existsSync(entry)) throw new Error(`MTA plugin ${name}: ${entry} not found (run the build)`);
+    writePluginShim(pluginsDir, name, entry);
+  }
+
+  const queueDir = values.queue_dir ?? path.join(config.dataDir, 'mta-queue');
+  fs.mkdirSync(queueDir, { recursive: true, mode: 0o700 });
+  return { harakaDir, queueDir, plugins };
+}

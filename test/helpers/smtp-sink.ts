@@ -1,0 +1,216 @@
+// SMTP sink for integration tests: stands in for a remote MX or smarthost, records what it is
+// given and lets a test script per-recipient (RCPT) and per-message (end of DATA) replies.
+import { SMTPServer } from 'smtp-server';
+import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
+
+export type SmtpReplyCode = 450 | 451 | 452 | 550 | 551 | 552 | 553 | 554;
+export interface SmtpReply {
+  code: SmtpReplyCode;
+  message: string;
+}
+/** A fixed reply, or a script over the 1-based attempt number (e.g. defer twice, then accept). */
+export type SmtpBehaviour = SmtpReply | ((attempt: number) => SmtpReply | 'accept');
+
+export interface SinkMessage {
+  /** Envelope sender as given in MAIL FROM; '' for the null sender. */
+  mailFrom: string;
+  /** Accepted recipients only, as given in RCPT TO (case preserved). */
+  rcptTo: string[];
+  /** The DATA payload as received, dot-unstuffed, without the terminating ".\r\n". */
+  raw: Buffer;
+  receivedAt: Date;
+  /** Whether the transaction ran over STARTTLS. */
+  secure: boolean;
+  /** Name the client gave in EHLO/HELO. */
+  helo: string;
+}
+
+export interface SmtpSinkOptions {
+  /** Advertised SIZE; larger messages get 552. Default 50 MiB. */
+  maxSize?: number;
+  /** e.g. ['STARTTLS'] to act as a server without TLS. STARTTLS is offered by default. */
+  disabledCommands?: string[];
+  /** Hostname in the banner and EHLO reply. */
+  name?: string;
+}
+
+export interface SmtpSink {
+  readonly host: string;
+  readonly port: number;
+  /** "127.0.0.1:<port>" */
+  readonly address: string;
+  /** Messages accepted so far, in arrival order. */
+  readonly messages: readonly SinkMessage[];
+  /** Resolves with all messages once at least n have arrived. */
+  waitForMessages(n: number, timeoutMs?: number): Promise<SinkMessage[]>;
+  /** Reply to RCPT TO for this address (case-insensitive); undefined restores plain acceptance. */
+  setRecipientBehaviour(address: string, behaviour: SmtpBehaviour | undefined): void;
+  /** RCPT TO commands seen for this address, accepted or not. */
+  rcptAttempts(address: string): number;
+  /** Reply at end of DATA for every message (attempt counts DATA transactions); undefined accepts. */
+  setDataBehaviour(behaviour: SmtpBehaviour | undefined): void;
+  /** Forgets messages, behaviours and attempt counters. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+const DEFAULT_MAX_SIZE = 50 * 1024 * 1024;
+
+function smtpError(reply: SmtpReply): Error {
+  return Object.assign(new Error(reply.message), { responseCode: reply.code });
+}
+
+function decide(behaviour: SmtpBehaviour | undefined, attempt: number): SmtpReply | 'accept' {
+  if (behaviour === undefined) return 'accept';
+  return typeof behaviour === 'function' ? behaviour(attempt) : behaviour;
+}
+
+async function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+interface Waiter {
+  n: number;
+  resolve: (messages: SinkMessage[]) => void;
+}
+
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
+  const messages: SinkMessage[] = [];
+  const waiters = new Set<Waiter>();
+  const recipientBehaviours = new Map<string, SmtpBehaviour>();
+  const attempts = new Map<string, number>();
+  let dataBehaviour: SmtpBehaviour | undefined;
+  let dataAttempts = 0;
+
+  const record = (message: SinkMessage): void => {
+    messages.push(message);
+    for (const waiter of waiters) {
+      if (messages.length >= waiter.n) {
+        waiters.delete(waiter);
+        waiter.resolve([...messages]);
+      }
+    }
+  };
+
+  const onData = async (stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> => {
+    const raw = await readAll(stream);
+    // rejectOversized already answers 552; the message must not be recorded either.
+    if (stream.sizeExceeded) return;
+    dataAttempts++;
+    const decision = decide(dataBehaviour, dataAttempts);
+    if (decision !== 'accept') throw smtpError(decision);
+    const { mailFrom, rcptTo } = session.envelope;
+    record({
+      mailFrom: mailFrom === false ? '' : mailFrom.address,
+      rcptTo: rcptTo.map((r) => r.address),
+      raw,
+      receivedAt: new Date(),
+      secure: session.secure,
+      helo: session.hostNameAppearsAs,
+    });
+  };
+
+  const server = new SMTPServer({
+    name: options.name ?? 'sink.test',
+    authOptional: true,
+    disabledCommands: options.disabledCommands ?? [],
+    size: options.maxSize ?? DEFAULT_MAX_SIZE,
+    rejectOversized: true,
+    // Without a logger: false, smtp-server prints a warning about its built-in test certificate.
+    logger: false,
+    // The default reverse lookup of each client goes to the system resolver, which tests must not
+    // depend on (and which can stall the greeting for up to 1.5 s when it is unreachable).
+    disableReverseLookup: true,
+    // Backstop for clients that ignore the 421 sent by close().
+    closeTimeout: 1000,
+    onRcptTo(address, _session, callback) {
+      const key = address.address.toLowerCase();
+      const attempt = (attempts.get(key) ?? 0) + 1;
+      attempts.set(key, attempt);
+      const decision = decide(recipientBehaviours.get(key), attempt);
+      callback(decision === 'accept' ? null : smtpError(decision));
+    },
+    onData(stream, session, callback) {
+      onData(stream, session).then(
+        () => callback(),
+        (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
+      );
+    },
+  });
+  // Client resets and TLS failures surface here; without a listener they would crash the test run.
+  server.on('error', () => undefined);
+
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(0, HOST, () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = server.server.address();
+  if (bound === null || typeof bound === 'string') throw new Error('SMTP sink: no TCP address');
+  const port = bound.port;
+
+  let closed: Promise<void> | undefined;
+  return {
+    host: HOST,
+    port,
+    address: `${HOST}:${port}`,
+    messages,
+    waitForMessages(n, timeoutMs = 10_000) {
+      if (messages.length >= n) return Promise.resolve([...messages]);
+      return new Promise((resolve, reject) => {
+        const waiter: Waiter = {
+          n,
+          resolve: (received) => {
+            clearTimeout(timer);
+            resolve(received);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(
+            new Error(
+              `SMTP sink ${HOST}:${port}: expected ${n} message(s) within ${timeoutMs} ms, ` +
+                `but ${messages.length} arrived`,
+            ),
+          );
+        }, timeoutMs);
+        waiters.add(waiter);
+      });
+    },
+    setRecipientBehaviour(address, behaviour) {
+      const key = address.toLowerCase();
+      if (behaviour === undefined) recipientBehaviours.delete(key);
+      else recipientBehaviours.set(key, behaviour);
+    },
+    rcptAttempts(address) {
+      return attempts.get(address.toLowerCase()) ?? 0;
+    },
+    setDataBehaviour(behaviour) {
+      dataBehaviour = behaviour;
+      dataAttempts = 0;
+    },
+    reset() {
+      messages.length = 0;
+      recipientBehaviours.clear();
+      attempts.clear();
+      dataBehaviour = undefined;
+      dataAttempts = 0;
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Idle client connections (pools) would otherwise hold close() until closeTimeout.
+        for (const connection of server.connections) {
+          connection.send(421, 'Server shutting down');
+          connection.close();
+        }
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { parseConfig } from '../../../src/config';
+import {
+  TEMPLATE_DIR,
+  harakaShutdownSeconds,
+  listenAddress,
+  pluginNames,
+  renderMtaConfig,
+  renderTemplate,
+  tempFailIntervals,
+  templateValues,
+} from '../../../src/mta/render-config';
+
+const dirs: string[] = [];
+function configIn(env: Record<string, string> = {}): ReturnType<typeof parseConfig> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-render-'));
+  dirs.push(dataDir);
+  return parseConfig({
+    DATA_DIR: dataDir,
+    SMTP_PORT: '2525',
+    MTA_INJECT_PORT: '2526',
+    BIND_ADDRESS: '0.0.0.0',
+    MAIL_HOSTNAME: 'mx.example.net',
+    EMAIL_MAX_SIZE_BYTES: '5000000',
+    ...env,
+  });
+}
+after(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const read = (dir: string, file: string): string => fs.readFileSync(path.join(dir, 'config', file), 'utf8');
+
+describe('renderMtaConfig', () => {
+  const config = configIn({ DNS_SERVERS: '127.0.0.1:5353,[::1]', MTA_RETRY_INTERVALS: '60,300' });
+  const rendered = renderMtaConfig(config);
+  const dir = rendered.harakaDir;
+
+  it('renders into $DATA_DIR/mta with the queue beside it, not inside', () => {
+    assert.equal(dir, path.join(config.dataDir, 'mta'));
+    assert.equal(rendered.queueDir, path.join(config.dataDir, 'mta-queue'));
+    assert.ok(fs.statSync(rendered.queueDir).isDirectory());
+    assert.equal(read(dir, 'queue_dir').trim(), rendered.queueDir);
+  });
+
+  it('leaves no placeholder behind in any file', () => {
+    for (const file of fs.readdirSync(path.join(dir, 'config'))) {
+      assert.doesNotMatch(read(dir, file), /\{\{/, file);
+    }
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'config')).sort(), fs.readdirSync(TEMPLATE_DIR).sort());
+  });
+
+  it('listens publicly on BIND_ADDRESS and for injection on loopback only, in one process', () => {
+    const smtp = read(dir, 'smtp.ini');
+    assert.match(smtp, /^listen=0\.0\.0\.0:2525,127\.0\.0\.1:2526$/m);
+    assert.match(smtp, /^nodes=0$/m);
+    assert.match(smtp, /^graceful_shutdown=true$/m);
+    assert.match(smtp, /^force_shutdown_timeout=6$/m);
+  });
+
+  it('advertises EMAIL_MAX_SIZE_BYTES, names the host, logs JSON, retries on MTA_RETRY_INTERVALS', () => {
+    assert.match(read(dir, 'connection.ini'), /^bytes=5000000$/m);
+    assert.equal(read(dir, 'me').trim(), 'mx.example.net');
+    assert.match(read(dir, 'log.ini'), /^format=json$/m);
+    assert.match(read(dir, 'log.ini'), /^level=info$/m);
+    assert.match(read(dir, 'outbound.ini'), /^temp_fail_intervals=60s,300s$/m);
+    assert.match(read(dir, 'mailroom.ini'), /^servers=127\.0\.0\.1:5353,\[::1\]:53$/m);
+  });
+
+  it('lists only our plugins, each a folder plugin re-exporting the compiled one', () => {
+    assert.deepEqual(rendered.plugins, [
+      'mailroom-process',
+      'mailroom-dns',
+      'mailroom-guard',
+      'mailroom-rcpt',
+    ]);
+    for (const name of rendered.plugins) {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'plugins', name, 'package.json'), 'utf8')) as {
+        main: string;
+      };
+      assert.equal(pkg.main, 'index.js');
+    }
+    // What Haraka does with a folder plugin: require the folder, copy the exports.
+    const loaded = createRequire(__filename)(path.join(dir, 'plugins', 'mailroom-rcpt')) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(typeof loaded.register, 'function');
+    assert.equal(typeof loaded.decideRecipient, 'function');
+  });
+
+  it('starts from scratch each time: a stale file disappears', () => {
+    fs.writeFileSync(path.join(dir, 'config', 'stale.ini'), 'x=1');
+    fs.writeFileSync(path.join(rendered.queueDir, 'queued-mail'), 'keep me');
+    renderMtaConfig(config);
+    assert.equal(fs.existsSync(path.join(dir, 'config', 'stale.ini')), false);
+    assert.equal(fs.readFileSync(path.join(rendered.queueDir, 'queued-mail'), 'utf8'), 'keep me');
+  });
+
+  it('fails with the path when a plugin was not built', () => {
+    assert.throws(
+      () => renderMtaConfig(config, { pluginDistDir: path.join(config.dataDir, 'nowhere') }),
+      /mailroom-process: .*nowhere.* not found/,
+    );
+  });
+});
+
+describe('templateValues', () => {
+  it('leaves DNS servers empty when DNS_SERVERS is unset (system resolvers)', () => {
+    assert.equal(templateValues(configIn()).dns_servers, '');
+  });
+
+  it('binds IPv6 BIND_ADDRESS in brackets', () => {
+    assert.match(templateValues(configIn({ BIND_ADDRESS: '::' })).listen ?? '', /^\[::\]:2525,/);
+  });
+});
+
+describe('rendering helpers', () => {
+  it('renderTemplate replaces placeholders and refuses unknown ones and line breaks', () => {
+    assert.equal(renderTemplate('a={{ x }}\nb={{y}}', { x: '1', y: '2' }), 'a=1\nb=2');
+    assert.throws(() => renderTemplate('{{nope}}', {}), /unknown placeholder \{\{nope\}\}/);
+    assert.throws(() => renderTemplate('me={{me}}', { me: 'a\nnodes=4' }), /line break/);
+  });
+
+  it('pluginNames reads a Haraka plugins file', () => {
+    assert.deepEqual(pluginNames('# c\n\na\n  b  # why\n'), ['a', 'b']);
+  });
+
+  it('tempFailIntervals writes seconds', () => {
+    assert.equal(tempFailIntervals([60, 3600]), '60s,3600s');
+  });
+
+  it('listenAddress brackets IPv6 only', () => {
+    assert.equal(listenAddress('127.0.0.1', 25), '127.0.0.1:25');
+    assert.equal(listenAddress('::1', 25), '[::1]:25');
+  });
+
+  it('harakaShutdownSeconds leaves the mta process time to kill and exit', () => {
+    assert.equal(harakaShutdownSeconds(8000), 6);
+    assert.equal(harakaShutdownSeconds(100), 1);
+  });
+});
