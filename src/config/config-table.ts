@@ -1,7 +1,20 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { HostPort, Parser } from './parsers';
-import { bool, dnsName, hostPort, hostname, int, list, oneOf, port, secret, str, url } from './parsers';
+import {
+  bool,
+  dnsName,
+  hostPort,
+  hostname,
+  int,
+  ipPort,
+  list,
+  oneOf,
+  port,
+  secret,
+  str,
+  url,
+} from './parsers';
 
 /** Reads an already-resolved raw value of an earlier key (for derived defaults). */
 export type RawLookup = (env: string) => string | undefined;
@@ -142,7 +155,7 @@ export const configTable = {
   ),
   dnsServers: optional(
     'DNS_SERVERS',
-    list(hostPort(53)),
+    list(ipPort(53)),
     'Comma list of `ip[:port]` resolvers used for every DNS lookup (verification, MX, SPF/DKIM/DMARC, reverse DNS). Unset: the system resolvers.',
   ),
   smtpRelay: optional(
@@ -152,9 +165,9 @@ export const configTable = {
   ),
   mtaRetryIntervals: key(
     'MTA_RETRY_INTERVALS',
-    list(int(1, 7 * 24 * 3600)),
+    list(int(5, 7 * 24 * 3600)),
     '60,300,900,3600,7200,14400,28800',
-    'Seconds between delivery retries of deferred mail; when exhausted the recipient is `failed`.',
+    'Seconds (each ≥ 5: Haraka ignores shorter intervals) between delivery retries of deferred mail; when exhausted the recipient is `failed`.',
   ),
   webhookRetryBaseMs: key(
     'WEBHOOK_RETRY_BASE_MS',

@@ -54,8 +54,29 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (!current.readFailed) problems.push({ env: entry.env, problem: err.message });
     }
   }
+  if (problems.length === 0) problems.push(...crossKeyProblems(out as Config));
   if (problems.length > 0) throw new ConfigError(problems);
   return out as Config;
+}
+
+/** Listeners must not collide: two processes would fight over one port. */
+function crossKeyProblems(config: Config): ConfigProblem[] {
+  const ports: [string, number][] = [
+    ['PORT', config.port],
+    ['WORKER_PORT', config.workerPort],
+    ['SMTP_PORT', config.smtpPort],
+    ['SUBMISSION_PORT', config.submissionPort],
+    ['MTA_INJECT_PORT', config.injectPort],
+  ];
+  const problems: ConfigProblem[] = [];
+  const seen = new Map<number, string>();
+  for (const [env, port] of ports) {
+    if (port === 0) continue;
+    const other = seen.get(port);
+    if (other !== undefined) problems.push({ env, problem: `port ${port} is already used by ${other}` });
+    else seen.set(port, env);
+  }
+  return problems;
 }
 
 export interface SecretKeySource {

@@ -3,6 +3,8 @@
  * ConfigValueError whose message says what was expected; the loader collects
  * every failure so boot can list all invalid keys at once.
  */
+import net from 'node:net';
+
 export class ConfigValueError extends Error {}
 
 export type Parser<T> = (raw: string) => T;
@@ -73,6 +75,16 @@ export function hostPort(defaultPort?: number): Parser<HostPort> {
     const n = Number(p);
     if (!Number.isInteger(n) || n < 1 || n > 65535) throw new ConfigValueError(`invalid port in "${raw}"`);
     return { host, port: n };
+  };
+}
+
+/** Like hostPort, but the host must be an IP literal (resolvers cannot be found by name). */
+export function ipPort(defaultPort: number): Parser<HostPort> {
+  const parse = hostPort(defaultPort);
+  return (raw) => {
+    const v = parse(raw);
+    if (net.isIP(v.host) === 0) throw new ConfigValueError(`expected an IP address, got "${v.host}"`);
+    return v;
   };
 }
 

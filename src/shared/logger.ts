@@ -1,6 +1,9 @@
 import pino from 'pino';
 
-/** Spec: these fields are `[redacted]` wherever they appear in logs. Matched case-insensitively. */
+/**
+ * Spec: these fields are `[redacted]` wherever they appear in logs. Matched ignoring
+ * case, `_` and `-`, so `api_key`, `X-Internal-Token` and `dkim_private_key_encrypted` match too.
+ */
 export const REDACTED_FIELDS = [
   'authorization',
   'cookie',
@@ -14,7 +17,7 @@ export const REDACTED_FIELDS = [
   'secret',
   'secretkey',
   'internalapitoken',
-  'x-internal-token',
+  'xinternaltoken',
   'passwordhash',
 ] as const;
 
@@ -35,7 +38,7 @@ export function redact(value: unknown, depth = 0): unknown {
   if (Buffer.isBuffer(value)) return `[${value.length} bytes]`;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = redacted.has(k.toLowerCase()) ? '[redacted]' : redact(v, depth + 1);
+    out[k] = redacted.has(k.toLowerCase().replace(/[_-]/g, '')) ? '[redacted]' : redact(v, depth + 1);
   }
   return out;
 }

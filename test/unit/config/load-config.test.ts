@@ -44,14 +44,14 @@ describe('configuration', () => {
     const c = parseConfig({
       DNS_SERVERS: '127.0.0.1:5353, 10.0.0.2',
       SMTP_RELAY: 'relay.example.net:2525',
-      MTA_RETRY_INTERVALS: '1,2,3',
+      MTA_RETRY_INTERVALS: '5,10,30',
     });
     assert.deepEqual(c.dnsServers, [
       { host: '127.0.0.1', port: 5353 },
       { host: '10.0.0.2', port: 53 },
     ]);
     assert.deepEqual(c.smtpRelay, { host: 'relay.example.net', port: 2525 });
-    assert.deepEqual(c.mtaRetryIntervals, [1, 2, 3]);
+    assert.deepEqual(c.mtaRetryIntervals, [5, 10, 30]);
   });
 
   it('fails listing every invalid key at once', () => {
@@ -74,6 +74,19 @@ describe('configuration', () => {
       'SMTP_RELAY',
     ]);
     assert.match(error.message, /PORT: expected an integer/);
+  });
+
+  it('refuses colliding listener ports and resolver names', () => {
+    assert.throws(
+      () => parseConfig({ SMTP_PORT: '2600', MTA_INJECT_PORT: '2600' }),
+      (err: unknown) =>
+        err instanceof ConfigError && err.problems.length === 1 && err.problems[0]?.env === 'MTA_INJECT_PORT',
+    );
+    assert.throws(
+      () => parseConfig({ DNS_SERVERS: 'dns.example.com' }),
+      (err: unknown) => err instanceof ConfigError && err.problems[0]?.env === 'DNS_SERVERS',
+    );
+    assert.equal(parseConfig({ SUBMISSION_PORT: '0', SMTP_PORT: '2700' }).submissionPort, 0);
   });
 
   it('generates the secret key once into DATA_DIR with mode 0600, then reuses it', () => {
