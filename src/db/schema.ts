@@ -65,9 +65,39 @@ export interface JobsTable {
   finished_at: string | null;
 }
 
+/** `PENDING` until SPF and DKIM first verify; `FAILED` once a verified domain lost a required record. */
+export type DomainStatus = 'PENDING' | 'VERIFIED' | 'FAILED';
+
+export interface DomainsTable {
+  id: string;
+  user_id: string;
+  /** Lower-case ASCII (IDNs in their xn-- form), no trailing dot. */
+  domain: string;
+  status: DomainStatus;
+  dkim_selector: string;
+  /** Base64 SPKI DER, exactly the `p=` of the published record. */
+  dkim_public_key: string;
+  /** PKCS#8 PEM sealed by shared/seal (never the clear key). */
+  dkim_private_key_encrypted: string;
+  receive_enabled: number;
+  inbound_label: string;
+  /** JSON array of local parts. */
+  addresses: string;
+  restrict_senders: number;
+  verified_at: string | null;
+  last_checked_at: string | null;
+  /** When the re-check job next looks at a verified domain. */
+  next_check_at: string | null;
+  /** Consecutive re-checks that could not resolve a required record. */
+  lookup_failures: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;
   jobs: JobsTable;
+  domains: DomainsTable;
 }

@@ -2,6 +2,7 @@ import Koa from 'koa';
 import { accountRoutes } from '../modules/accounts/accounts.routes';
 import { operatorRoutes } from '../modules/accounts/operator.routes';
 import { apiKeyRoutes } from '../modules/api-keys/api-keys.routes';
+import { domainRoutes } from '../modules/domains/domains.routes';
 import type { ApiDeps, AppState } from './context';
 import { errorMiddleware } from './error-middleware';
 import { healthRoutes } from './health.routes';
@@ -50,6 +51,7 @@ export function createApp(deps: ApiDeps): ApiApp {
     healthRoutes(deps),
     accountRoutes(deps, credentialLimiter),
     apiKeyRoutes(deps),
+    domainRoutes(deps),
     operatorRoutes(deps),
   ]) {
     app.use(router.routes());
