@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { smtpBanner, startAppliance } from '../helpers/appliance';
+
+interface StartedLine {
+  event: string;
+  name?: string;
+  childPid?: number;
+}
+
+function startedPids(lines: readonly string[], name: string): number[] {
+  return lines
+    .map((l) => JSON.parse(l) as StartedLine)
+    .filter((l) => l.event === 'process_started' && l.name === name && l.childPid !== undefined)
+    .map((l) => l.childPid as number);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('supervisor', () => {
+  it('runs api, worker and mta, restarts a child that dies, and stops everything on SIGTERM within 10 s', async () => {
+    const app = await startAppliance();
+    try {
+      const ready = await app.api.get<{ status: string; checks: { mail: { ok: boolean } } }>('/ready');
+      assert.equal(ready.status, 200);
+      assert.equal(ready.body.status, 'ok');
+      assert.equal(ready.body.checks.mail.ok, true);
+      assert.match(await smtpBanner(app.ports.smtp), /^220 mx\.mailroom\.test/);
+
+      const [workerPid] = startedPids(app.lines, 'worker');
+      assert.ok(workerPid);
+      process.kill(workerPid, 'SIGKILL');
+      await until('worker restart', () => startedPids(app.lines, 'worker').length === 2, 10_000);
+      await until(
+        'restarted worker health',
+        async () =>
+          (await fetch(`http://127.0.0.1:${app.ports.worker}/health`).catch(() => undefined))?.ok === true,
+        15_000,
+      );
+      assert.ok(app.lines.some((l) => (JSON.parse(l) as StartedLine).event === 'process_exited'));
+
+      const children = ['api', 'worker', 'mta'].flatMap((n) => startedPids(app.lines, n)).filter(alive);
+      assert.equal(children.length, 3);
+      const stopped = await app.stop();
+      assert.equal(stopped.code, 0);
+      assert.ok(stopped.ms < 10_000, `stop took ${stopped.ms} ms`);
+      assert.deepEqual(children.filter(alive), []);
+      for (const line of app.lines)
+        assert.equal(typeof (JSON.parse(line) as StartedLine).event, 'string', line);
+    } finally {
+      await app.kill();
+    }
+  });
+});
