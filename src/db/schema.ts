@@ -94,10 +94,141 @@ export interface DomainsTable {
   updated_at: string;
 }
 
+/** Spec: Email lifecycle. `cancelled` is ours: a scheduled message cancelled before it ran (docs/emails.md). */
+export type EmailStatus =
+  | 'queued'
+  | 'processing'
+  | 'sent'
+  | 'delivered'
+  | 'deferred'
+  | 'bounced'
+  | 'complained'
+  | 'failed'
+  | 'cancelled';
+
+export interface EmailsTable {
+  id: string;
+  user_id: string;
+  domain_id: string;
+  api_key_id: string | null;
+  source: 'api' | 'smtp';
+  /** The bare address of `from`. */
+  from_address: string;
+  /** `from` as the header will carry it (`Name <addr>` or the address). */
+  from_header: string;
+  subject: string;
+  /** JSON string[] */
+  reply_to: string | null;
+  /** JSON object of custom X- headers */
+  headers: string | null;
+  tags: string | null;
+  metadata: string | null;
+  html: string | null;
+  text: string | null;
+  /** RFC 5322 Message-ID including the angle brackets, chosen at acceptance. */
+  message_id: string;
+  size_bytes: number;
+  status: EmailStatus;
+  attempts: Generated<number>;
+  smtp_response: string | null;
+  scheduled_at: string | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+  delivered_at: string | null;
+}
+
+export type RecipientType = 'to' | 'cc' | 'bcc';
+
+export interface EmailRecipientsTable {
+  id: string;
+  email_id: string;
+  user_id: string;
+  /** Lower-cased envelope address. */
+  address: string;
+  type: RecipientType;
+  status: EmailStatus;
+  smtp_response: string | null;
+  updated_at: string;
+}
+
+export interface EmailEventsTable {
+  id: string;
+  email_id: string;
+  user_id: string;
+  recipient: string | null;
+  type: string;
+  message: string | null;
+  created_at: string;
+}
+
+export interface EmailAttachmentsTable {
+  id: string;
+  email_id: string;
+  position: number;
+  filename: string;
+  content_type: string;
+  cid: string | null;
+  content: Buffer;
+  size_bytes: number;
+}
+
+export interface QuotaLedgerTable {
+  id: string;
+  user_id: string;
+  domain_id: string;
+  api_key_id: string | null;
+  email_id: string;
+  count: number;
+  created_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number;
+  response: string;
+  created_at: string;
+}
+
+export type SuppressionType = 'hard_bounce' | 'soft_bounce' | 'complaint' | 'manual' | 'unsubscribe';
+
+export interface SuppressionsTable {
+  id: string;
+  user_id: string;
+  email: string;
+  type: SuppressionType;
+  reason: string | null;
+  source_email_id: string | null;
+  created_at: string;
+}
+
+export interface OutboxTable {
+  id: string;
+  user_id: string;
+  /** Webhook event name (`email.sent` …). */
+  event: string;
+  email_id: string | null;
+  recipient: string | null;
+  /** JSON payload as the webhook will carry it. */
+  payload: string;
+  created_at: string;
+  dispatched_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;
   jobs: JobsTable;
   domains: DomainsTable;
+  emails: EmailsTable;
+  email_recipients: EmailRecipientsTable;
+  email_events: EmailEventsTable;
+  email_attachments: EmailAttachmentsTable;
+  quota_ledger: QuotaLedgerTable;
+  idempotency_keys: IdempotencyKeysTable;
+  suppressions: SuppressionsTable;
+  outbox: OutboxTable;
 }

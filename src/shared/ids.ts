@@ -51,7 +51,21 @@ export function sortableId(now = Date.now()): string {
 }
 
 export type IdPrefix =
-  'usr' | 'key' | 'dom' | 'email' | 'rcpt' | 'evt' | 'job' | 'aud' | 'sup' | 'whk' | 'whd' | 'inb' | 'att';
+  | 'usr'
+  | 'key'
+  | 'dom'
+  | 'email'
+  | 'rcpt'
+  | 'evt'
+  | 'job'
+  | 'aud'
+  | 'sup'
+  | 'whk'
+  | 'whd'
+  | 'inb'
+  | 'att'
+  | 'quo'
+  | 'obx';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${sortableId()}`;
