@@ -146,6 +146,8 @@ export interface EmailRecipientsTable {
   user_id: string;
   /** Lower-cased envelope address. */
   address: string;
+  /** Display name given with the address (`Name <addr>`), for the To/Cc headers. */
+  name: string | null;
   type: RecipientType;
   status: EmailStatus;
   smtp_response: string | null;

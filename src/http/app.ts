@@ -3,6 +3,9 @@ import { accountRoutes } from '../modules/accounts/accounts.routes';
 import { operatorRoutes } from '../modules/accounts/operator.routes';
 import { apiKeyRoutes } from '../modules/api-keys/api-keys.routes';
 import { domainRoutes } from '../modules/domains/domains.routes';
+import { emailRoutes } from '../modules/emails/emails.routes';
+import { settingsRoutes } from '../modules/settings/settings.routes';
+import { suppressionRoutes } from '../modules/suppressions/suppressions.routes';
 import type { ApiDeps, AppState } from './context';
 import { errorMiddleware } from './error-middleware';
 import { healthRoutes } from './health.routes';
@@ -52,6 +55,9 @@ export function createApp(deps: ApiDeps): ApiApp {
     accountRoutes(deps, credentialLimiter),
     apiKeyRoutes(deps),
     domainRoutes(deps),
+    emailRoutes(deps),
+    suppressionRoutes(deps),
+    settingsRoutes(deps),
     operatorRoutes(deps),
   ]) {
     app.use(router.routes());

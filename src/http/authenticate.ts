@@ -3,12 +3,42 @@ import { findUserById } from '../modules/accounts/accounts.repository';
 import { looksLikeJwt } from '../modules/accounts/sessions';
 import { authenticateApiKey, isApiKeyToken } from '../modules/api-keys/api-keys.usecases';
 import { accountSuspended, forbidden, invalidApiKey, unauthorized } from '../shared/app-error';
-import type { ApiDeps, AppContext, AppState } from './context';
+import type { ApiDeps, AppContext, AppState, AuthState } from './context';
 
 /** `Authorization: Bearer <token>`; anything else is UNAUTHORIZED. */
 export function bearerToken(header: string | undefined): string | undefined {
   const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header ?? '');
   return m?.[1];
+}
+
+export async function resolveAuth(deps: ApiDeps, ctx: AppContext): Promise<AuthState> {
+  const token = bearerToken(ctx.get('authorization'));
+  if (token === undefined) throw unauthorized();
+  let userId: string;
+  let keyId: string | null = null;
+  let epoch: number | null = null;
+  if (isApiKeyToken(token)) {
+    const key = await authenticateApiKey(deps.db, token);
+    if (!key) throw invalidApiKey();
+    userId = key.user_id;
+    keyId = key.id;
+  } else if (looksLikeJwt(token)) {
+    const check = await deps.sessions.verify(token);
+    if (!check.ok)
+      throw unauthorized(check.reason === 'expired' ? 'Session expired' : 'Invalid session token');
+    userId = check.claims.userId;
+    epoch = check.claims.epoch;
+  } else {
+    throw unauthorized('Malformed bearer token');
+  }
+  const user = await findUserById(deps.db, userId);
+  if (!user) throw keyId ? invalidApiKey() : unauthorized('Session no longer valid');
+  // A password change bumps the epoch and so ends every session issued before it.
+  if (epoch !== null && user.session_epoch !== epoch) throw unauthorized('Session no longer valid');
+  if (user.status === 'SUSPENDED') throw accountSuspended();
+  const auth: AuthState = { userId, kind: keyId ? 'api_key' : 'session', keyId };
+  ctx.state.auth = auth;
+  return auth;
 }
 
 /**
@@ -18,31 +48,7 @@ export function bearerToken(header: string | undefined): string | undefined {
  */
 export function authenticate(deps: ApiDeps): Koa.Middleware<AppState> {
   return async (ctx, next) => {
-    const token = bearerToken(ctx.get('authorization'));
-    if (token === undefined) throw unauthorized();
-    let userId: string;
-    let keyId: string | null = null;
-    let epoch: number | null = null;
-    if (isApiKeyToken(token)) {
-      const key = await authenticateApiKey(deps.db, token);
-      if (!key) throw invalidApiKey();
-      userId = key.user_id;
-      keyId = key.id;
-    } else if (looksLikeJwt(token)) {
-      const check = await deps.sessions.verify(token);
-      if (!check.ok)
-        throw unauthorized(check.reason === 'expired' ? 'Session expired' : 'Invalid session token');
-      userId = check.claims.userId;
-      epoch = check.claims.epoch;
-    } else {
-      throw unauthorized('Malformed bearer token');
-    }
-    const user = await findUserById(deps.db, userId);
-    if (!user) throw keyId ? invalidApiKey() : unauthorized('Session no longer valid');
-    // A password change bumps the epoch and so ends every session issued before it.
-    if (epoch !== null && user.session_epoch !== epoch) throw unauthorized('Session no longer valid');
-    if (user.status === 'SUSPENDED') throw accountSuspended();
-    ctx.state.auth = { userId, kind: keyId ? 'api_key' : 'session', keyId };
+    await resolveAuth(deps, ctx);
     await next();
   };
 }

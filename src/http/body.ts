@@ -19,8 +19,12 @@ export async function readRawBody(ctx: Koa.Context, limit: number): Promise<Buff
 }
 
 /** Parses a JSON object body; malformed JSON is a VALIDATION_ERROR, an empty body is `{}`. */
-export async function readJson(ctx: Koa.Context, limit = 1024 * 1024): Promise<unknown> {
-  const raw = await readRawBody(ctx, limit);
+export async function readJson(
+  ctx: Koa.Context,
+  limit = 1024 * 1024,
+  alreadyRead?: Buffer,
+): Promise<unknown> {
+  const raw = alreadyRead ?? (await readRawBody(ctx, limit));
   if (raw.length === 0) return {};
   const type = ctx.get('content-type');
   if (type && !/^application\/(.+\+)?json\b/i.test(type)) {

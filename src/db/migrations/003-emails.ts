@@ -53,6 +53,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('email_id', 'text', (c) => c.notNull().references('emails.id').onDelete('cascade'))
     .addColumn('user_id', 'text', (c) => c.notNull())
     .addColumn('address', 'text', (c) => c.notNull())
+    .addColumn('name', 'text')
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('smtp_response', 'text')

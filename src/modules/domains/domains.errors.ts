@@ -13,3 +13,9 @@ export const domainVerifiedElsewhere = defineError(
   409,
   'This domain is verified on another account; remove it there before verifying it here',
 );
+
+export const domainHasHistoryError = defineError(
+  'DOMAIN_HAS_HISTORY',
+  409,
+  'This domain has sending history and cannot be deleted',
+);

@@ -4,6 +4,7 @@ import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 import type { Sealer } from '../../shared/seal';
 import type { Actor } from '../audit/audit.repository';
+import { domainHasHistory } from '../emails/emails.repository';
 import { recordAudit } from '../audit/audit.repository';
 import { generateDkimKeyPair, newDkimSelector } from './dkim-key';
 import type { DnsRecord, ServiceHosts } from './dns-records';
@@ -15,6 +16,7 @@ import {
   domainNotFound,
   domainVerifiedElsewhere,
   invalidDomain,
+  domainHasHistoryError,
 } from './domains.errors';
 import type { DomainRow, DomainSettings } from './domains.repository';
 import * as domains from './domains.repository';
@@ -182,8 +184,8 @@ export async function updateDomain(
 }
 
 /**
- * Deletes the domain and its key. The spec's 409 for a domain with sending
- * history arrives with the emails table (issue 4, code DOMAIN_HAS_HISTORY).
+ * Deletes the domain and its key; 409 DOMAIN_HAS_HISTORY once it has sent
+ * anything (its messages keep pointing at it).
  */
 export async function deleteDomain(
   deps: Deps & { actor: Actor; domainId: string },
@@ -191,6 +193,9 @@ export async function deleteDomain(
   const { db, userId, domainId } = deps;
   const row = await requireDomain(db, userId, domainId);
   await db.transaction().execute(async (trx) => {
+    if (await domainHasHistory(trx, domainId)) {
+      throw domainHasHistoryError(`${row.domain} has sent mail; its history keeps it`, { domainId });
+    }
     if (!(await domains.deleteDomain(trx, userId, domainId))) throw domainNotFound();
     await recordAudit(trx, {
       actor: deps.actor,

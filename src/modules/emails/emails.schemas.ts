@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { hasControlChars } from '../../shared/text';
+
+const MAX_ATTACHMENTS = 10;
+const MAX_METADATA_BYTES = 16 * 1024;
+const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3600 * 1000;
+
+const singleLine = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !hasControlChars(s), 'must not contain line breaks, NUL or other control characters');
+
+const addressList = z.union([z.string().max(1000), z.array(z.string().max(1000)).max(1000)]);
+
+/**
+ * Headers a caller may not set (RFC 5322 originator/destination/identification
+ * fields, MIME structure, trace and authentication fields): the service owns them.
+ */
+const RESERVED_HEADERS = new Set([
+  'x-mailroom-email-id',
+  'x-mailroom-user',
+  'x-originating-ip',
+  'x-mailer-id',
+]);
+
+// Custom headers must be X- extension fields (RFC 6648 discourages new ones, but mail APIs use them).
+const HEADER_NAME = /^X-[A-Za-z0-9][A-Za-z0-9-]{0,75}$/;
+
+const headers = z.record(z.string(), z.string()).superRefine((h, ctx) => {
+  const entries = Object.entries(h);
+  if (entries.length > 50) ctx.addIssue({ code: 'custom', message: 'at most 50 custom headers' });
+  const seen = new Set<string>();
+  for (const [name, value] of entries) {
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message:
+          'only custom X- headers may be set; To, Bcc, Message-ID, DKIM-Signature and the like are reserved',
+      });
+    } else if (RESERVED_HEADERS.has(lower)) {
+      ctx.addIssue({ code: 'custom', path: [name], message: 'reserved header' });
+    }
+    if (seen.has(lower)) ctx.addIssue({ code: 'custom', path: [name], message: 'duplicate header' });
+    seen.add(lower);
+    if (hasControlChars(value) || value.length > 2000) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: 'value must be one line of at most 2000 characters',
+      });
+    }
+  }
+});
+
+/**
+ * RFC 4648 §4 base64: padded, no whitespace, no `data:` prefix. A linear scan: a
+ * regular expression over a 14 MB string exhausts the regex engine's stack.
+ */
+export function isStrictBase64(s: string): boolean {
+  if (s.length % 4 !== 0) return false;
+  const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
+  for (let i = 0; i < s.length - pad; i++) {
+    const c = s.charCodeAt(i);
+    const ok =
+      (c >= 65 && c <= 90) ||
+      (c >= 97 && c <= 122) ||
+      (c >= 48 && c <= 57) ||
+      c === 43 /* + */ ||
+      c === 47; /* / */
+    if (!ok) return false;
+  }
+  return true;
+}
+const CONTENT_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
+const CID = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.@-]{1,200}$/;
+
+const attachment = z.strictObject({
+  filename: z
+    .string()
+    .min(1)
+    .max(255)
+    .refine(
+      (s) => !/[/\\]/.test(s) && !hasControlChars(s),
+      'must not contain path separators, NUL or control characters',
+    ),
+  content: z.string().refine(isStrictBase64, 'must be base64 (RFC 4648, padded, without a data: prefix)'),
+  contentType: z.string().regex(CONTENT_TYPE, 'must be a MIME type such as application/pdf').optional(),
+  cid: z.string().regex(CID, 'must be a Content-ID without angle brackets').optional(),
+});
+
+export const sendEmailBody = z
+  .strictObject({
+    from: z.string().min(3).max(500),
+    to: addressList,
+    subject: singleLine(998),
+    html: z.string().optional(),
+    text: z.string().optional(),
+    replyTo: addressList.optional(),
+    cc: addressList.optional(),
+    bcc: addressList.optional(),
+    headers: headers.optional(),
+    tags: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'tag names: letters, digits, _ . -'),
+        z.string().max(256),
+      )
+      .refine((t) => Object.keys(t).length <= 50, 'at most 50 tags')
+      .optional(),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .refine(
+        (m) => JSON.stringify(m).length <= MAX_METADATA_BYTES,
+        `at most ${MAX_METADATA_BYTES} bytes as JSON`,
+      )
+      .optional(),
+    scheduledAt: z.iso
+      .datetime({ offset: true, message: 'must be an RFC 3339 date-time' })
+      .refine((s) => Date.parse(s) - Date.now() <= MAX_SCHEDULE_AHEAD_MS, 'at most 30 days ahead')
+      .optional(),
+    attachments: z
+      .array(attachment)
+      .max(MAX_ATTACHMENTS, `at most ${MAX_ATTACHMENTS} attachments`)
+      .optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.html === undefined && b.text === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['html'], message: 'one of html or text is required' });
+    }
+    const cids = new Set<string>();
+    (b.attachments ?? []).forEach((a, i) => {
+      if (a.cid === undefined) return;
+      if (cids.has(a.cid))
+        ctx.addIssue({ code: 'custom', path: ['attachments', i, 'cid'], message: 'cid must be unique' });
+      cids.add(a.cid);
+      if (!(b.html ?? '').includes(`cid:${a.cid}`)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['attachments', i, 'cid'],
+          message: `the html must reference it as cid:${a.cid}`,
+        });
+      }
+    });
+  });
+
+export type SendEmailInput = z.infer<typeof sendEmailBody>;
+
+export const listEmailsQuery = z.strictObject({
+  status: z
+    .enum([
+      'queued',
+      'processing',
+      'sent',
+      'delivered',
+      'deferred',
+      'bounced',
+      'complained',
+      'failed',
+      'cancelled',
+    ])
+    .optional(),
+  domainId: z.string().max(64).optional(),
+  recipient: z.string().max(254).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  cursor: z.string().max(200).optional(),
+});

@@ -1,0 +1,109 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SuppressionsTable, SuppressionType } from '../../db/schema';
+import { isoNow } from '../../shared/clock';
+import { newId } from '../../shared/ids';
+
+export type SuppressionRow = Selectable<SuppressionsTable>;
+
+/** Which of `addresses` (canonical, lower-case) the account has suppressed. */
+export async function findSuppressed(
+  db: Kysely<Database>,
+  userId: string,
+  addresses: readonly string[],
+): Promise<string[]> {
+  if (addresses.length === 0) return [];
+  const rows = await db
+    .selectFrom('suppressions')
+    .select('email')
+    .where('user_id', '=', userId)
+    .where('email', 'in', addresses)
+    .execute();
+  return rows.map((r) => r.email);
+}
+
+export interface SuppressionInput {
+  readonly userId: string;
+  readonly email: string;
+  readonly type: SuppressionType;
+  readonly reason: string | null;
+  readonly sourceEmailId?: string | null;
+}
+
+/** Inserts unless the address is already suppressed; returns the new row, or undefined when it existed. */
+export async function insertSuppression(
+  db: Kysely<Database>,
+  input: SuppressionInput,
+): Promise<SuppressionRow | undefined> {
+  const row: SuppressionRow = {
+    id: newId('sup'),
+    user_id: input.userId,
+    email: input.email,
+    type: input.type,
+    reason: input.reason,
+    source_email_id: input.sourceEmailId ?? null,
+    created_at: isoNow(),
+  };
+  const res = await db
+    .insertInto('suppressions')
+    .values(row)
+    .onConflict((oc) => oc.columns(['user_id', 'email']).doNothing())
+    .executeTakeFirst();
+  return (res.numInsertedOrUpdatedRows ?? 0n) > 0n ? row : undefined;
+}
+
+export async function findSuppression(
+  db: Kysely<Database>,
+  userId: string,
+  id: string,
+): Promise<SuppressionRow | undefined> {
+  return db
+    .selectFrom('suppressions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function findSuppressionByEmail(
+  db: Kysely<Database>,
+  userId: string,
+  email: string,
+): Promise<SuppressionRow | undefined> {
+  return db
+    .selectFrom('suppressions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
+
+export async function deleteSuppression(db: Kysely<Database>, userId: string, id: string): Promise<boolean> {
+  const res = await db
+    .deleteFrom('suppressions')
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return res.numDeletedRows > 0n;
+}
+
+export interface SuppressionQuery {
+  readonly userId: string;
+  readonly email?: string | undefined;
+  readonly type?: SuppressionType | undefined;
+  /** Page after this id (newest first). */
+  readonly before?: string | undefined;
+  readonly limit: number;
+}
+
+export async function listSuppressions(db: Kysely<Database>, q: SuppressionQuery): Promise<SuppressionRow[]> {
+  let query = db
+    .selectFrom('suppressions')
+    .selectAll()
+    .where('user_id', '=', q.userId)
+    .orderBy('id', 'desc')
+    .limit(q.limit);
+  if (q.email !== undefined) query = query.where('email', '=', q.email);
+  if (q.type !== undefined) query = query.where('type', '=', q.type);
+  if (q.before !== undefined) query = query.where('id', '<', q.before);
+  return query.execute();
+}

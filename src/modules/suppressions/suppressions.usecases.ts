@@ -1,0 +1,113 @@
+import type { Kysely } from 'kysely';
+import type { Database, SuppressionType } from '../../db/schema';
+import { defineError } from '../../shared/app-error';
+import type { Actor } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.repository';
+import type { SuppressionRow } from './suppressions.repository';
+import * as repo from './suppressions.repository';
+
+export const suppressionNotFound = defineError(
+  'SUPPRESSION_NOT_FOUND',
+  404,
+  'No such suppression on this account',
+);
+export const suppressionExists = defineError(
+  'SUPPRESSION_ALREADY_EXISTS',
+  409,
+  'This address is already suppressed',
+);
+
+export interface SuppressionView {
+  readonly id: string;
+  readonly email: string;
+  readonly type: SuppressionType;
+  readonly reason: string | null;
+  readonly sourceEmailId: string | null;
+  readonly createdAt: string;
+}
+
+export function suppressionView(r: SuppressionRow): SuppressionView {
+  return {
+    id: r.id,
+    email: r.email,
+    type: r.type,
+    reason: r.reason,
+    sourceEmailId: r.source_email_id,
+    createdAt: r.created_at,
+  };
+}
+
+interface Deps {
+  readonly db: Kysely<Database>;
+  readonly userId: string;
+  readonly actor: Actor;
+}
+
+export async function createSuppression(
+  deps: Deps & { input: { email: string; type: SuppressionType; reason?: string | undefined } },
+): Promise<SuppressionView> {
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await repo.insertSuppression(trx, {
+      userId: deps.userId,
+      email: deps.input.email,
+      type: deps.input.type,
+      reason: deps.input.reason ?? null,
+    });
+    if (!row) {
+      const existing = await repo.findSuppressionByEmail(trx, deps.userId, deps.input.email);
+      throw suppressionExists(undefined, existing ? { id: existing.id, type: existing.type } : undefined);
+    }
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: deps.userId,
+      action: 'suppression.created',
+      resource: 'suppression',
+      resourceId: row.id,
+      details: { email: row.email, type: row.type },
+    });
+    return suppressionView(row);
+  });
+}
+
+export async function removeSuppression(deps: Deps & { id: string }): Promise<{ id: string; deleted: true }> {
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await repo.findSuppression(trx, deps.userId, deps.id);
+    if (!row || !(await repo.deleteSuppression(trx, deps.userId, deps.id))) throw suppressionNotFound();
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: deps.userId,
+      action: 'suppression.deleted',
+      resource: 'suppression',
+      resourceId: row.id,
+      details: { email: row.email, type: row.type },
+    });
+    return { id: row.id, deleted: true };
+  });
+}
+
+/**
+ * Automatic suppressions (hard bounces, complaints): idempotent, audited with the
+ * system as actor. Returns true when the address was newly suppressed.
+ */
+export async function suppressAutomatically(
+  db: Kysely<Database>,
+  input: {
+    userId: string;
+    email: string;
+    type: SuppressionType;
+    reason: string;
+    sourceEmailId: string | null;
+  },
+): Promise<boolean> {
+  const row = await repo.insertSuppression(db, input);
+  if (!row) return false;
+  await recordAudit(db, {
+    actor: { type: 'system', id: null, ip: null, userAgent: null },
+    userId: input.userId,
+    action: 'suppression.created',
+    resource: 'suppression',
+    resourceId: row.id,
+    details: { email: row.email, type: row.type, sourceEmailId: input.sourceEmailId },
+  });
+  return true;
+}
