@@ -13,7 +13,10 @@ import {
 import type { Actor } from '../modules/audit/audit.repository';
 import { listAudit } from '../modules/audit/audit.repository';
 import { isAppError } from '../shared/app-error';
+import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup';
+import { bouncesClassifyCommand } from './bounces-classify';
 import { configDocsMarkdown } from './config-docs';
+import { DOCTOR_USAGE, doctorCommand } from './doctor';
 
 const USAGE = `usage: npm run ctl -- <command>
 
@@ -26,6 +29,9 @@ const USAGE = `usage: npm run ctl -- <command>
   config check                               validate the environment, list every invalid key
   config show                                effective settings (secrets hidden)
   config docs                                the settings table as Markdown
+  bounces classify FILE...                   read bounce/complaint reports: one JSON line per file
+${BACKUP_USAGE}
+${DOCTOR_USAGE}
 `;
 
 const operator: Actor = {
@@ -147,6 +153,18 @@ async function main(argv: string[]): Promise<void> {
       return audit(rest);
     case 'config':
       return config(rest);
+    case 'bounces':
+      if (rest[0] !== 'classify' || rest.length < 2) throw new Error(USAGE);
+      return bouncesClassifyCommand(rest.slice(1));
+    case 'backup':
+      process.exitCode = await backupCommand(rest);
+      return;
+    case 'restore':
+      process.exitCode = await restoreCommand(rest);
+      return;
+    case 'doctor':
+      process.exitCode = await doctorCommand(rest);
+      return;
     default:
       process.stdout.write(USAGE);
       if (group !== undefined && group !== 'help' && group !== '--help') process.exitCode = 64;
