@@ -7,6 +7,7 @@
  *   given our servers too, but `dns.reverse` answers from /etc/hosts first and
  *   waits on c-ares' default timeouts, so the reverse lookup is done here
  *   instead, in a `lookup_rdns` hook, as a plain PTR query with a short timeout.
+ * - haraka-net-utils' STUN query for our public address: never made (below).
  */
 import dns from 'node:dns';
 import { createRequire } from 'node:module';
@@ -33,8 +34,10 @@ function isSettable(value: unknown): value is SettableResolver {
  * loaded), resolved from Haraka's own directory so we get the module instance
  * Haraka got, even if npm ever nests haraka-net-utils under Haraka.
  */
+/** `require` from Haraka's own directory: the module instances Haraka itself got. */
+const harakaRequire = createRequire(require.resolve('Haraka/package.json'));
+
 function harakaNetUtilsResolver(): SettableResolver {
-  const harakaRequire = createRequire(require.resolve('Haraka/package.json'));
   const dnsConfig: unknown = harakaRequire('haraka-net-utils/lib/dns_config');
   const getDnsResolver: unknown =
     typeof dnsConfig === 'object' && dnsConfig !== null
@@ -46,7 +49,24 @@ function harakaNetUtilsResolver(): SettableResolver {
   return resolver;
 }
 
+/**
+ * Before delivering to an MX found in DNS, haraka-net-utils checks whether it is
+ * this host (local_mx_ok=false), and for that asks a public STUN server
+ * (stun.l.google.com, its name resolved by getaddrinfo, outside DNS_SERVERS) for
+ * our public address, once per process. The appliance makes no third-party
+ * requests of its own accord: the cached answer is preset to "unknown", what
+ * net-utils itself records when STUN is unreachable. An MX resolving to one of
+ * this host's interface addresses is still recognised as local.
+ */
+function skipStunLookup(): void {
+  const netUtils: unknown = harakaRequire('haraka-net-utils');
+  if (typeof netUtils !== 'object' || netUtils === null) throw new Error('haraka-net-utils not found');
+  const cache = netUtils as { public_ip?: unknown };
+  if (cache.public_ip === undefined) cache.public_ip = null;
+}
+
 export function register(this: HarakaPlugin): void {
+  skipStunLookup();
   const servers = parseDnsServerList(iniValue(this.config.get('mailroom.ini'), 'dns', 'servers'));
   const applied = applyDnsServers(servers, [dns, harakaNetUtilsResolver(), rdnsResolver]);
   this.loginfo(applied ? 'DNS servers set' : 'DNS_SERVERS unset: system resolvers', {

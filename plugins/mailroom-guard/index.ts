@@ -2,7 +2,10 @@
  * Protocol hygiene that Haraka's core lacks or answers with the wrong code:
  * - RCPT: recipient cap per transaction → 452 4.5.3 (runs before mailroom-rcpt).
  * - end of DATA: bare CR/LF and smuggling sequences → 550 5.6.0.
- * - oversize → 552 5.3.4 instead of Haraka's 550.
+ * - size: the public MX is held to EMAIL_MAX_SIZE_BYTES (the SIZE it advertises,
+ *   MAIL FROM SIZE=, the data) while Haraka's own, global limit is the larger one
+ *   of the injection listener (src/mta/size-limits.ts); oversize → 552 5.3.4
+ *   instead of Haraka's 550.
  * The decisions are pure functions in src/mta/guard-verdicts.ts.
  */
 import {
@@ -13,34 +16,87 @@ import {
   scanFailedVerdict,
 } from '../../src/mta/guard-verdicts';
 import { scanLineBreaks } from '../../src/mta/line-breaks';
+import type { Listener } from '../../src/mta/listeners';
+import { listenerOf } from '../../src/mta/listeners';
+import { declaredSize, withSize } from '../../src/mta/size-limits';
 import { iniInteger } from '../ini';
 import { answer, dsnOf } from '../smtp-reply';
 import type { HarakaConnection, HarakaNext, HarakaPlugin } from '../types';
 
-const limits = { maxRecipients: MIN_RECIPIENT_CAP, maxBytes: 0 };
+const limits = {
+  injectPort: 0,
+  /** Per listener: recipients per transaction, bytes per message. */
+  recipients: { mx: MIN_RECIPIENT_CAP, inject: MIN_RECIPIENT_CAP } as Record<Listener, number>,
+  bytes: { mx: 0, inject: 0 } as Record<Listener, number>,
+};
+
+function listener(connection: HarakaConnection): Listener {
+  return listenerOf(connection.local.port, limits.injectPort);
+}
 
 export function register(this: HarakaPlugin): void {
-  const cap = iniInteger(this.config.get('mailroom.ini'), 'mailroom.ini', 'guard', 'max_recipients');
-  if (cap < MIN_RECIPIENT_CAP) {
-    throw new Error(
-      `mailroom.ini [guard] max_recipients: RFC 5321 §4.5.3.1.8 requires at least ${MIN_RECIPIENT_CAP}`,
-    );
+  const ini = this.config.get('mailroom.ini');
+  for (const [which, key] of [
+    ['mx', 'max_recipients'],
+    ['inject', 'inject_max_recipients'],
+  ] as const) {
+    const cap = iniInteger(ini, 'mailroom.ini', 'guard', key);
+    if (cap < MIN_RECIPIENT_CAP) {
+      throw new Error(
+        `mailroom.ini [guard] ${key}: RFC 5321 §4.5.3.1.8 requires at least ${MIN_RECIPIENT_CAP}`,
+      );
+    }
+    limits.recipients[which] = cap;
   }
-  limits.maxRecipients = cap;
-  limits.maxBytes = iniInteger(this.config.get('connection.ini'), 'connection.ini', 'max', 'bytes');
+  limits.injectPort = iniInteger(ini, 'mailroom.ini', 'inject', 'port');
+  limits.bytes.mx = iniInteger(ini, 'mailroom.ini', 'guard', 'max_message_bytes');
+  limits.bytes.inject = iniInteger(this.config.get('connection.ini'), 'connection.ini', 'max', 'bytes');
+  if (limits.bytes.mx > limits.bytes.inject) {
+    throw new Error('mailroom.ini [guard] max_message_bytes exceeds connection.ini [max] bytes');
+  }
+  this.register_hook('capabilities', 'advertiseSize');
+  this.register_hook('mail', 'checkDeclaredSize');
   this.register_hook('rcpt', 'capRecipients');
-  this.register_hook('data_post', 'checkLineBreaks');
+  this.register_hook('data_post', 'checkMessage');
   this.register_hook('max_data_exceeded', 'refuseOversize');
 }
 
-export function capRecipients(this: HarakaPlugin, next: HarakaNext, connection: HarakaConnection): void {
-  answer(next, recipientCapVerdict(connection.transaction?.rcpt_count.accept ?? 0, limits.maxRecipients));
+/** RFC 1870: the MX advertises EMAIL_MAX_SIZE_BYTES, not Haraka's (injection) limit. */
+export function advertiseSize(this: HarakaPlugin, next: HarakaNext, connection: HarakaConnection): void {
+  connection.capabilities = withSize(connection.capabilities, limits.bytes[listener(connection)]);
+  next();
 }
 
-export function checkLineBreaks(this: HarakaPlugin, next: HarakaNext, connection: HarakaConnection): void {
+/** RFC 1870 §6: a declared SIZE= above the limit is refused at MAIL FROM with 552. */
+export function checkDeclaredSize(
+  this: HarakaPlugin,
+  next: HarakaNext,
+  connection: HarakaConnection,
+  params: readonly [unknown, Record<string, unknown> | undefined],
+): void {
+  const max = limits.bytes[listener(connection)];
+  const size = declaredSize(params[1]?.SIZE);
+  answer(next, size !== undefined && size > max ? oversizeVerdict(max) : undefined);
+}
+
+export function capRecipients(this: HarakaPlugin, next: HarakaNext, connection: HarakaConnection): void {
+  const cap = limits.recipients[listener(connection)];
+  answer(next, recipientCapVerdict(connection.transaction?.rcpt_count.accept ?? 0, cap));
+}
+
+/**
+ * End of DATA: a message over the MX's limit (but under Haraka's, which already
+ * sent it to max_data_exceeded otherwise), then the line-break check.
+ */
+export function checkMessage(this: HarakaPlugin, next: HarakaNext, connection: HarakaConnection): void {
   const transaction = connection.transaction;
   if (transaction === null) {
     next();
+    return;
+  }
+  const max = limits.bytes[listener(connection)];
+  if (transaction.data_bytes > max) {
+    answer(next, oversizeVerdict(max));
     return;
   }
   void scanLineBreaks(transaction.message_stream).then(
@@ -69,7 +125,7 @@ export function checkLineBreaks(this: HarakaPlugin, next: HarakaNext, connection
  * the connection for the client's next command.
  */
 export function refuseOversize(this: HarakaPlugin, _next: HarakaNext, connection: HarakaConnection): void {
-  const verdict = oversizeVerdict(limits.maxBytes);
+  const verdict = oversizeVerdict(limits.bytes[listener(connection)]);
   connection.respond(verdict.code, dsnOf(verdict), () => {
     connection.reset_transaction();
   });

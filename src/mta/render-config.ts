@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppConfig } from '../config';
 import { serverAddress } from '../shared/dns-resolver';
+import { MIN_RECIPIENT_CAP } from './guard-verdicts';
 import { harakaLogLevel } from './haraka-log';
+import { injectMaxBytes } from './size-limits';
 
 /** The settings the MTA's Haraka configuration is rendered from. */
 export type MtaConfig = Pick<
@@ -15,6 +17,8 @@ export type MtaConfig = Pick<
   | 'dnsServers'
   | 'mtaRetryIntervals'
   | 'emailMaxSizeBytes'
+  | 'emailMaxRecipients'
+  | 'smtpRelay'
   | 'logLevel'
   | 'shutdownTimeoutMs'
 >;
@@ -62,7 +66,15 @@ export function templateValues(config: MtaConfig): Record<string, string> {
       listenAddress('127.0.0.1', config.injectPort),
     ].join(','),
     me: config.mailHostname,
+    // Haraka's one global limit is the injection listener's; mailroom-guard holds
+    // the MX to EMAIL_MAX_SIZE_BYTES (src/mta/size-limits.ts).
+    inject_max_bytes: String(injectMaxBytes(config.emailMaxSizeBytes)),
     max_bytes: String(config.emailMaxSizeBytes),
+    inject_port: String(config.injectPort),
+    // The worker sends all of a message's recipients (to+cc+bcc) in one transaction.
+    inject_max_recipients: String(Math.max(MIN_RECIPIENT_CAP, config.emailMaxRecipients)),
+    relay_host: config.smtpRelay?.host ?? '',
+    relay_port: config.smtpRelay === undefined ? '' : String(config.smtpRelay.port),
     queue_dir: path.join(config.dataDir, 'mta-queue'),
     temp_fail_intervals: tempFailIntervals(config.mtaRetryIntervals),
     log_level: harakaLogLevel(config.logLevel),

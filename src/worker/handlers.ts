@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config';
 import type { Database } from '../db/schema';
 import { createDnsRecheckHandler, scheduleDnsRecheck } from '../modules/domains/domains.jobs';
+import { createMtaOutcomeHandler } from '../modules/emails/outcome-job';
+import { createEmailSendHandler, createStagedSendHandler } from '../modules/emails/send-job';
 import type { HandlerRegistry } from './job-handler';
 
 export interface HandlerDeps {
@@ -16,6 +18,9 @@ export interface HandlerDeps {
 export function createHandlers(deps: HandlerDeps): HandlerRegistry {
   return {
     'dns-recheck': createDnsRecheckHandler(deps),
+    'email-send': createEmailSendHandler(deps),
+    'email-send:failed': createStagedSendHandler(deps),
+    'mta-outcome': createMtaOutcomeHandler(deps),
   };
 }
 

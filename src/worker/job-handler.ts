@@ -9,6 +9,8 @@ export interface HandlerJob {
   readonly payload: unknown;
   /** 1 on the first run. */
   readonly attempts: number;
+  /** The attempt limit its producer gave the job. */
+  readonly maxAttempts: number;
 }
 
 export interface JobContext {

@@ -25,11 +25,9 @@ import type { SendEmailInput } from './emails.schemas';
 import { insertEmail } from './emails.repository';
 import type { StoredResponse } from './idempotency';
 import { replayIdempotent, storeIdempotent } from './idempotency';
+import { emailSendJob } from './send-job';
 import type { QuotaUsage } from './quota';
 import { consumeQuota, effectiveLimits } from './quota';
-
-/** Attempts of the `email-send` job before the message is parked on `email-send:failed`. */
-export const EMAIL_SEND_MAX_ATTEMPTS = 5;
 
 export interface SendDeps {
   readonly db: Kysely<Database>;
@@ -237,13 +235,7 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
         message: scheduledAt ? `scheduled for ${scheduledAt}` : 'accepted',
         at: now,
       });
-      await enqueue(trx, {
-        queue: 'email-send',
-        payload: { emailId: id },
-        runAt: scheduledAt ? new Date(scheduledAt) : undefined,
-        maxAttempts: EMAIL_SEND_MAX_ATTEMPTS,
-        dedupeKey: id,
-      });
+      await enqueue(trx, emailSendJob(id, scheduledAt ? new Date(scheduledAt) : undefined));
       if (deps.idempotencyKey !== undefined) {
         await storeIdempotent(trx, {
           userId,

@@ -15,6 +15,7 @@ import {
   tempFailIntervals,
   templateValues,
 } from '../../../src/mta/render-config';
+import { injectMaxBytes } from '../../../src/mta/size-limits';
 
 const dirs: string[] = [];
 function configIn(env: Record<string, string> = {}): ReturnType<typeof parseConfig> {
@@ -63,8 +64,32 @@ describe('renderMtaConfig', () => {
     assert.match(smtp, /^force_shutdown_timeout=6$/m);
   });
 
-  it('advertises EMAIL_MAX_SIZE_BYTES, names the host, logs JSON, retries on MTA_RETRY_INTERVALS', () => {
-    assert.match(read(dir, 'connection.ini'), /^bytes=5000000$/m);
+  it('sizes Haraka for the MIME-encoded injection, the MX for EMAIL_MAX_SIZE_BYTES', () => {
+    assert.match(read(dir, 'connection.ini'), new RegExp(`^bytes=${injectMaxBytes(5_000_000)}$`, 'm'));
+    assert.equal(injectMaxBytes(5_000_000), 7_065_536);
+    const mailroom = read(dir, 'mailroom.ini');
+    assert.match(mailroom, /^max_message_bytes=5000000$/m);
+    assert.match(mailroom, /^port=2526$/m);
+    assert.match(mailroom, /^max_recipients=100$/m);
+    assert.match(mailroom, /^inject_max_recipients=100$/m);
+  });
+
+  it('renders the outbound settings: SMTP_RELAY, one queue file per recipient, opportunistic TLS', () => {
+    const outbound = read(dir, 'outbound.ini');
+    assert.match(outbound, /^always_split=true$/m);
+    assert.match(outbound, /^enable_tls=true$/m);
+    assert.match(read(dir, 'tls.ini'), /^\[outbound\]\n(?:;.*\n)*rejectUnauthorized=false$/m);
+    assert.match(read(dir, 'mailroom.ini'), /^relay_host=$/m, 'no relay: MX delivery');
+    const relayed = renderMtaConfig(
+      configIn({ SMTP_RELAY: 'smarthost.example.net:587', EMAIL_MAX_RECIPIENTS: '500' }),
+    ).harakaDir;
+    const mailroom = read(relayed, 'mailroom.ini');
+    assert.match(mailroom, /^relay_host=smarthost\.example\.net$/m);
+    assert.match(mailroom, /^relay_port=587$/m);
+    assert.match(mailroom, /^inject_max_recipients=500$/m);
+  });
+
+  it('names the host, logs JSON, retries on MTA_RETRY_INTERVALS', () => {
     assert.equal(read(dir, 'me').trim(), 'mx.example.net');
     assert.match(read(dir, 'log.ini'), /^format=json$/m);
     assert.match(read(dir, 'log.ini'), /^level=info$/m);
@@ -77,7 +102,10 @@ describe('renderMtaConfig', () => {
       'mailroom-process',
       'mailroom-dns',
       'mailroom-guard',
+      'mailroom-inject',
+      'mailroom-dkim',
       'mailroom-rcpt',
+      'mailroom-outbound',
     ]);
     for (const name of rendered.plugins) {
       const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'plugins', name, 'package.json'), 'utf8')) as {

@@ -1,0 +1,25 @@
+import net from 'node:net';
+
+/**
+ * Haraka listens on two ports in one process: the public MX (BIND_ADDRESS:SMTP_PORT)
+ * and the loopback injection listener (127.0.0.1:MTA_INJECT_PORT). The config table
+ * refuses colliding ports, so the local port tells them apart.
+ */
+export type Listener = 'mx' | 'inject';
+
+export function listenerOf(localPort: number | null | undefined, injectPort: number): Listener {
+  return localPort === injectPort ? 'inject' : 'mx';
+}
+
+const LOOPBACK = new net.BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** 127.0.0.0/8 and ::1, also as an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`). */
+export function isLoopback(ip: string | null | undefined): boolean {
+  if (typeof ip !== 'string') return false;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
+  const address = mapped ?? ip;
+  const family = net.isIPv4(address) ? 'ipv4' : net.isIPv6(address) ? 'ipv6' : undefined;
+  return family !== undefined && LOOPBACK.check(address, family);
+}

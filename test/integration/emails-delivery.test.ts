@@ -1,0 +1,188 @@
+// The whole outbound path for real: POST /v1/emails → worker (email-send) → Haraka's
+// injection listener → DKIM signing → SMTP_RELAY (an SMTP sink) → Haraka's delivery hooks
+// → worker (mta-outcome) → GET /v1/emails/{id}. Fake DNS for verification and DKIM keys.
+import assert from 'node:assert/strict';
+import dns from 'node:dns';
+import { after, before, describe, it } from 'node:test';
+import type { DNSResolver } from 'mailauth';
+import { authenticate } from 'mailauth';
+import { simpleParser } from 'mailparser';
+import { verpAddress } from '../../src/modules/emails/mta-outcome';
+import type { Appliance } from '../helpers/appliance';
+import { startAppliance } from '../helpers/appliance';
+import type { FakeDns } from '../helpers/dns-server';
+import { startDnsServer } from '../helpers/dns-server';
+import type { SmtpSink } from '../helpers/smtp-sink';
+import { startSmtpSink } from '../helpers/smtp-sink';
+import { addVerifiedDomain } from '../helpers/verified-domain';
+
+interface EmailView {
+  id: string;
+  status: string;
+  smtpResponse: string | null;
+  attempts: number;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  recipients: { email: string; type: string; status: string; smtpResponse: string | null }[];
+  events: { type: string; message: string | null; createdAt: string }[];
+}
+
+const DOMAIN = 'shop.example.com';
+const TERMINAL = new Set(['delivered', 'bounced', 'failed', 'complained', 'cancelled']);
+
+function fakeDnsResolver(server: FakeDns): DNSResolver {
+  const resolver = new dns.promises.Resolver({ timeout: 2_000, tries: 1 });
+  resolver.setServers([server.address]);
+  return (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[] | string[][]>;
+}
+
+describe('outbound end to end: API → worker → Haraka → sink → delivery reports', () => {
+  let dnsServer: FakeDns;
+  let sink: SmtpSink;
+  let app: Appliance;
+  let apiKey: string;
+
+  before(async () => {
+    dnsServer = await startDnsServer();
+    sink = await startSmtpSink();
+    app = await startAppliance({
+      env: {
+        DNS_SERVERS: dnsServer.address,
+        SMTP_RELAY: sink.address,
+        MTA_RETRY_INTERVALS: '5,5',
+        RATE_LIMIT_EMAILS_PER_HOUR: '1000',
+        NEW_ACCOUNT_EMAILS_PER_HOUR: '1000',
+      },
+    });
+    const account = await app.api.registerWithKey();
+    apiKey = account.apiKey;
+    await addVerifiedDomain(app, dnsServer, account.token, DOMAIN);
+  });
+  after(async () => {
+    await app.stop();
+    await sink.close();
+    await dnsServer.close();
+  });
+
+  async function send(body: Record<string, unknown>): Promise<string> {
+    const res = await app.api.post<{ id: string; status: string }>('/v1/emails', {
+      token: apiKey,
+      body: { from: `Shop <orders@${DOMAIN}>`, subject: 'Your order', text: 'Thanks', ...body },
+    });
+    assert.equal(res.status, 202, res.text);
+    assert.equal(res.body.status, 'queued');
+    return res.body.id;
+  }
+
+  async function get(id: string): Promise<EmailView> {
+    const res = await app.api.get<EmailView>(`/v1/emails/${id}`, { token: apiKey });
+    assert.equal(res.status, 200, res.text);
+    return res.body;
+  }
+
+  /** Polls until the message and every recipient are terminal. */
+  async function settled(id: string, timeoutMs = 40_000): Promise<EmailView> {
+    const deadline = Date.now() + timeoutMs;
+    let view = await get(id);
+    while (!(TERMINAL.has(view.status) && view.recipients.every((r) => TERMINAL.has(r.status)))) {
+      if (Date.now() > deadline) {
+        assert.fail(`${id} not settled: ${JSON.stringify(view)}\n${app.lines.slice(-20).join('\n')}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      view = await get(id);
+    }
+    return view;
+  }
+
+  it('walks queued → processing → sent → delivered; VERP sender, DKIM verifies, no Bcc', async () => {
+    const id = await send({
+      to: 'buyer@dest.test',
+      bcc: 'audit@dest.test',
+      html: '<p>Thanks <img src="cid:logo"></p>',
+      metadata: { internal: 'never-in-the-message' },
+      attachments: [
+        { filename: 'logo.png', content: Buffer.from('89504e47', 'hex').toString('base64'), cid: 'logo' },
+        { filename: 'receipt.txt', content: Buffer.from('total 42').toString('base64') },
+      ],
+    });
+    const view = await settled(id);
+    assert.equal(view.status, 'delivered');
+    assert.deepEqual(
+      view.events.map((e) => e.type).filter((t) => t !== 'delivered'),
+      ['queued', 'processing', 'sent'],
+    );
+    assert.deepEqual(
+      view.events.filter((e) => e.type === 'delivered').length,
+      2,
+      'one delivered event per recipient',
+    );
+    assert.equal(view.events[1]?.message, 'attempt 1');
+    assert.match(view.events[2]?.message ?? '', /^250 /);
+    assert.equal(view.attempts, 1);
+    assert.ok(view.sentAt && view.deliveredAt);
+    assert.deepEqual(view.recipients.map((r) => r.status).sort(), ['delivered', 'delivered']);
+
+    // Haraka may deliver the recipients of one message in separate transactions.
+    const copies = sink.messages.filter((m) => m.mailFrom === verpAddress(id, DOMAIN));
+    assert.deepEqual(copies.flatMap((m) => m.rcptTo).sort(), ['audit@dest.test', 'buyer@dest.test']);
+    const message = copies[0];
+    assert.ok(message, 'the sink got the message with the VERP envelope sender');
+    const raw = message.raw.toString('latin1');
+    assert.doesNotMatch(raw, /^bcc:/im);
+    assert.ok(!raw.includes('never-in-the-message'));
+    const parsed = await simpleParser(message.raw);
+    assert.equal(parsed.messageId?.endsWith(`@${DOMAIN}>`), true);
+    assert.equal(parsed.attachments.find((a) => a.cid === 'logo')?.contentDisposition, 'inline');
+    assert.equal(
+      parsed.attachments.find((a) => a.filename === 'receipt.txt')?.contentDisposition,
+      'attachment',
+    );
+    const auth = await authenticate(message.raw, {
+      ip: '127.0.0.1',
+      helo: 'mx.mailroom.test',
+      sender: message.mailFrom,
+      resolver: fakeDnsResolver(dnsServer),
+    });
+    assert.equal(auth.dkim.results[0]?.status.result, 'pass', JSON.stringify(auth.dkim.results[0]?.status));
+  });
+
+  it('one recipient refused among four: the message is bounced, the others delivered', async () => {
+    sink.setRecipientBehaviour('gone@dest.test', { code: 550, message: '5.1.1 No such user here' });
+    const id = await send({
+      to: ['one@dest.test', 'two@dest.test', 'gone@dest.test'],
+      cc: 'three@dest.test',
+    });
+    const view = await settled(id);
+    assert.equal(view.status, 'bounced');
+    assert.deepEqual(Object.fromEntries(view.recipients.map((r) => [r.email, r.status])), {
+      'one@dest.test': 'delivered',
+      'two@dest.test': 'delivered',
+      'gone@dest.test': 'bounced',
+      'three@dest.test': 'delivered',
+    });
+    assert.match(view.recipients.find((r) => r.email === 'gone@dest.test')?.smtpResponse ?? '', /550/);
+    assert.match(view.smtpResponse ?? '', /550/);
+  });
+
+  it('deferred twice then accepted ends delivered; always deferred ends failed', async () => {
+    sink.setRecipientBehaviour('slow@dest.test', (n) =>
+      n <= 2 ? { code: 451, message: '4.7.1 Greylisted, try again' } : 'accept',
+    );
+    sink.setRecipientBehaviour('never@dest.test', { code: 451, message: '4.3.0 Mailbox busy' });
+    const slow = await send({ to: 'slow@dest.test' });
+    const never = await send({ to: 'never@dest.test' });
+    const [a, b] = await Promise.all([settled(slow, 60_000), settled(never, 60_000)]);
+
+    assert.equal(a.status, 'delivered');
+    assert.deepEqual(
+      a.events.map((e) => e.type),
+      ['queued', 'processing', 'sent', 'deferred', 'deferred', 'delivered'],
+    );
+    assert.match(a.events[3]?.message ?? '', /^attempt 1: 451/);
+
+    assert.equal(b.status, 'failed');
+    assert.equal(b.recipients[0]?.status, 'failed');
+    assert.equal(b.events.at(-1)?.type, 'failed');
+    assert.ok(b.events.filter((e) => e.type === 'deferred').length >= 2);
+  });
+});

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { MtaOutcomePayload } from '../../../src/modules/emails/mta-outcome';
+import { parseMtaOutcome } from '../../../src/modules/emails/mta-outcome';
+import { outcomeDedupeKey, recordOutcomes } from '../../../src/mta/outcome-jobs';
+import type { TestDb } from '../jobs/job-test-db';
+import { createTestDb } from '../jobs/job-test-db';
+
+const base: MtaOutcomePayload = {
+  emailId: 'email_0000000000000000000000000a',
+  recipient: 'a@dest.test',
+  outcome: 'delivered',
+  smtpCode: 250,
+  enhancedStatus: null,
+  response: 'OK',
+  attempt: 1,
+  host: 'mx.dest.test',
+  at: '2025-01-01T00:00:00.000Z',
+};
+
+describe('outcomeDedupeKey', () => {
+  it('one final outcome per recipient, one deferral per attempt', () => {
+    assert.equal(outcomeDedupeKey(base), 'email_0000000000000000000000000a:a@dest.test:delivered');
+    assert.equal(
+      outcomeDedupeKey({ ...base, outcome: 'bounced', attempt: 3 }),
+      `${base.emailId}:a@dest.test:bounced`,
+    );
+    assert.equal(
+      outcomeDedupeKey({ ...base, outcome: 'deferred', attempt: 2 }),
+      `${base.emailId}:a@dest.test:deferred:2`,
+    );
+  });
+});
+
+describe('recordOutcomes (real database)', () => {
+  let t: TestDb;
+  before(async () => {
+    t = await createTestDb();
+  });
+  after(() => t.close());
+
+  const jobs = () =>
+    t.db.selectFrom('jobs').select(['queue', 'payload', 'dedupe_key', 'state']).orderBy('id').execute();
+
+  it('writes one mta-outcome job per payload, parseable by the worker’s parser', async () => {
+    const deferred = { ...base, recipient: 'b@dest.test', outcome: 'deferred' as const, smtpCode: 451 };
+    assert.equal(await recordOutcomes(t.db, [base, deferred]), 2);
+    const rows = await jobs();
+    assert.deepEqual(
+      rows.map((r) => [r.queue, r.state, r.dedupe_key]),
+      [
+        ['mta-outcome', 'queued', outcomeDedupeKey(base)],
+        ['mta-outcome', 'queued', outcomeDedupeKey(deferred)],
+      ],
+    );
+    assert.deepEqual(parseMtaOutcome(JSON.parse(rows[0]!.payload)), base);
+  });
+
+  it('a replayed hook adds nothing', async () => {
+    const before = (await jobs()).length;
+    assert.equal(await recordOutcomes(t.db, [{ ...base, at: '2025-01-01T00:00:09.000Z' }]), 0);
+    assert.equal((await jobs()).length, before);
+  });
+
+  it('a later deferral of the same recipient is a new job', async () => {
+    const again = { ...base, recipient: 'b@dest.test', outcome: 'deferred' as const, attempt: 2 };
+    assert.equal(await recordOutcomes(t.db, [again]), 1);
+  });
+
+  it('nothing to record is no transaction at all', async () => {
+    assert.equal(await recordOutcomes(t.db, []), 0);
+  });
+});
