@@ -1,7 +1,9 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { HostPort, Parser } from './parsers';
 import {
+  ConfigValueError,
   bool,
   dnsName,
   hostPort,
@@ -15,6 +17,25 @@ import {
   str,
   url,
 } from './parsers';
+
+/** A network webhooks may reach despite the SSRF guard (WEBHOOK_ALLOWED_CIDRS). */
+export interface Cidr {
+  readonly address: string;
+  readonly prefix: number;
+  readonly family: 'ipv4' | 'ipv6';
+}
+
+/** `ip/prefix`, or a bare IP (a single address). */
+const cidr: Parser<Cidr> = (raw) => {
+  const [address = '', prefixText, ...rest] = raw.trim().split('/');
+  const version = net.isIP(address);
+  const max = version === 4 ? 32 : 128;
+  const prefix = prefixText === undefined ? max : Number(prefixText);
+  if (version === 0 || rest.length > 0 || !/^\d{1,3}$/.test(prefixText ?? '0') || prefix > max) {
+    throw new ConfigValueError(`expected a CIDR such as 10.0.0.0/8 or fd00::/8, got "${raw}"`);
+  }
+  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+};
 
 /** Reads an already-resolved raw value of an earlier key (for derived defaults). */
 export type RawLookup = (env: string) => string | undefined;
@@ -176,6 +197,17 @@ export const configTable = {
     'Base of the exponential webhook retry backoff (with jitter).',
   ),
   webhookMaxAttempts: key('WEBHOOK_MAX_ATTEMPTS', int(1, 100), '6', 'Delivery attempts per webhook event.'),
+  webhookAllowPrivate: key(
+    'WEBHOOK_ALLOW_PRIVATE',
+    bool,
+    'false',
+    'Let webhooks reach loopback, private (RFC 1918), link-local, CGNAT and unique-local addresses, for receivers on your own network. Unspecified, multicast, reserved and cloud-metadata addresses stay refused unless listed in WEBHOOK_ALLOWED_CIDRS.',
+  ),
+  webhookAllowedCidrs: optional(
+    'WEBHOOK_ALLOWED_CIDRS',
+    list(cidr),
+    'Comma list of CIDRs (`10.1.0.0/16`, `fd00::/8`, or a bare address) that webhooks may reach even though the SSRF guard refuses them otherwise.',
+  ),
   dnsRecheckIntervalS: key(
     'DNS_RECHECK_INTERVAL_S',
     int(10),

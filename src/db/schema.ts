@@ -219,6 +219,80 @@ export interface OutboxTable {
   dispatched_at: string | null;
 }
 
+export type WebhookDisabledReason = 'consecutive_failures' | 'manual';
+
+export interface WebhooksTable {
+  id: string;
+  user_id: string;
+  url: string;
+  /** JSON array of subscribed event names. */
+  events: string;
+  /** The signing secret sealed by shared/seal (context `webhook:<id>`). */
+  secret_sealed: string;
+  enabled: number;
+  disabled_reason: WebhookDisabledReason | null;
+  disabled_at: string | null;
+  /** Failed delivery attempts since the last success (or re-enable); 20 disables the endpoint. */
+  consecutive_failures: number;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  webhook_id: string;
+  user_id: string;
+  /** `X-Mail-Delivery-Id`: one per (outbox event, endpoint), the same on every retry. */
+  delivery_id: string;
+  outbox_id: string;
+  event: string;
+  /** 1 on the first attempt of a delivery. */
+  attempt: number;
+  succeeded: number;
+  http_status: number | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
+}
+
+/** Messages per account, UTC day of creation and current status; kept by triggers on `emails` (migration 005). */
+export interface EmailDailyCountsTable {
+  user_id: string;
+  /** `YYYY-MM-DD`, the UTC day of `emails.created_at`. */
+  day: string;
+  status: EmailStatus;
+  count: number;
+}
+
+/** The last abuse evaluation of an account (modules/abuse). */
+export interface AbuseStateTable {
+  user_id: string;
+  /** JSON string[]: names of the signals that fired. */
+  firing: string;
+  /** JSON Signal[] of the last evaluation. */
+  signals: string;
+  evaluated_at: string;
+  /** When firing signals were last recorded (audit and log). */
+  detected_at: string | null;
+}
+
+/** An account's logo and footer (modules/branding). */
+export interface AccountBrandingTable {
+  user_id: string;
+  logo: Buffer | null;
+  /** `image/png`, `image/jpeg` or `image/svg+xml`, from the bytes, never from the client. */
+  logo_content_type: string | null;
+  logo_size: number | null;
+  /** Hex SHA-256 of the logo: the ETag. */
+  logo_sha256: string | null;
+  logo_updated_at: string | null;
+  footer_html: string | null;
+  footer_text: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -233,4 +307,9 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   suppressions: SuppressionsTable;
   outbox: OutboxTable;
+  webhooks: WebhooksTable;
+  webhook_attempts: WebhookAttemptsTable;
+  email_daily_counts: EmailDailyCountsTable;
+  abuse_state: AbuseStateTable;
+  account_branding: AccountBrandingTable;
 }

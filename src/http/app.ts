@@ -2,13 +2,17 @@ import Koa from 'koa';
 import { accountRoutes } from '../modules/accounts/accounts.routes';
 import { operatorRoutes } from '../modules/accounts/operator.routes';
 import { apiKeyRoutes } from '../modules/api-keys/api-keys.routes';
+import { brandingRoutes, publicBrandingRoutes } from '../modules/branding/branding.routes';
 import { domainRoutes } from '../modules/domains/domains.routes';
 import { emailRoutes } from '../modules/emails/emails.routes';
 import { settingsRoutes } from '../modules/settings/settings.routes';
+import { statsRoutes } from '../modules/stats/stats.routes';
 import { suppressionRoutes } from '../modules/suppressions/suppressions.routes';
+import { webhookRoutes } from '../modules/webhooks/webhooks.routes';
 import type { ApiDeps, AppState } from './context';
 import { errorMiddleware } from './error-middleware';
 import { healthRoutes } from './health.routes';
+import { createMetrics } from './metrics';
 import { rateLimitByIp } from './rate-limit';
 import { RateLimiter } from './rate-limiter';
 
@@ -23,6 +27,7 @@ export function createApp(deps: ApiDeps): ApiApp {
   const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
   const httpLimiter = new RateLimiter(deps.config.httpRateLimitPerMinute, 60_000);
   const credentialLimiter = new RateLimiter(deps.config.authRateLimitPer15Min, 15 * 60_000);
+  const metrics = createMetrics(deps);
 
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
@@ -42,6 +47,7 @@ export function createApp(deps: ApiDeps): ApiApp {
       );
     }
   });
+  app.use(metrics.middleware);
   app.use(errorMiddleware(deps.log));
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
@@ -52,12 +58,17 @@ export function createApp(deps: ApiDeps): ApiApp {
 
   for (const router of [
     healthRoutes(deps),
+    metrics.router,
     accountRoutes(deps, credentialLimiter),
     apiKeyRoutes(deps),
     domainRoutes(deps),
     emailRoutes(deps),
     suppressionRoutes(deps),
+    webhookRoutes(deps),
     settingsRoutes(deps),
+    statsRoutes(deps),
+    brandingRoutes(deps),
+    publicBrandingRoutes(deps),
     operatorRoutes(deps),
   ]) {
     app.use(router.routes());

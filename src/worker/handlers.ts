@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config';
 import type { Database } from '../db/schema';
+import { createGovernanceHandlers, seedGovernanceSchedules } from '../modules/abuse/abuse.jobs';
 import { createDnsRecheckHandler, scheduleDnsRecheck } from '../modules/domains/domains.jobs';
 import { createMtaOutcomeHandler } from '../modules/emails/outcome-job';
 import { createEmailSendHandler, createStagedSendHandler } from '../modules/emails/send-job';
+import { createWebhookHandlers, seedWebhookSchedules } from '../modules/webhooks/webhooks.jobs';
 import type { HandlerRegistry } from './job-handler';
 
 export interface HandlerDeps {
@@ -21,6 +23,8 @@ export function createHandlers(deps: HandlerDeps): HandlerRegistry {
     'email-send': createEmailSendHandler(deps),
     'email-send:failed': createStagedSendHandler(deps),
     'mta-outcome': createMtaOutcomeHandler(deps),
+    ...createWebhookHandlers(deps),
+    ...createGovernanceHandlers(deps),
   };
 }
 
@@ -30,4 +34,6 @@ export function createHandlers(deps: HandlerDeps): HandlerRegistry {
  */
 export async function seedSchedules(deps: HandlerDeps): Promise<void> {
   await scheduleDnsRecheck(deps.db, { intervalS: deps.config.dnsRecheckIntervalS });
+  await seedWebhookSchedules(deps.db);
+  await seedGovernanceSchedules(deps.db, deps.config);
 }

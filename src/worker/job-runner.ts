@@ -280,7 +280,10 @@ async function invoke(handler: JobHandler | undefined, job: ClaimedJob, ctx: Job
   } catch (err) {
     throw new PermanentJobError('job payload is not valid JSON', { cause: err });
   }
-  await handler({ id: job.id, queue: job.queue, payload, attempts: job.attempts, maxAttempts: job.maxAttempts }, ctx);
+  await handler(
+    { id: job.id, queue: job.queue, payload, attempts: job.attempts, maxAttempts: job.maxAttempts },
+    ctx,
+  );
 }
 
 /** Resolves when `promise` settles or at `deadline`, whichever comes first. */

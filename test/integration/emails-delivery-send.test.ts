@@ -38,6 +38,7 @@ const config = (injectPort: number, secretKey = SECRET_KEY) => ({
   injectPort,
   secretKey,
   mailHostname: 'worker.mailroom.test',
+  baseUrl: 'http://localhost:3000',
 });
 
 describe('email-send handler (real SQLite, fake injection listener)', () => {

@@ -164,6 +164,27 @@ describe('outbound end to end: API → worker → Haraka → sink → delivery r
     assert.match(view.smtpResponse ?? '', /550/);
   });
 
+  it('adds the account footer at build time; {{logo_url}} without a logo leaves no broken image', async () => {
+    const footer = await app.api.request('PUT', '/v1/branding/footer', {
+      token: apiKey,
+      body: {
+        html: '<p class="ft"><img src="{{logo_url}}" alt="">Shop Ltd, 1 Main St</p>',
+        text: 'Shop Ltd, 1 Main St',
+      },
+    });
+    assert.equal(footer.status, 200, footer.text);
+    const id = await send({ to: 'footer@dest.test', html: '<html><body><p>Order 7</p></body></html>' });
+    assert.equal((await settled(id)).status, 'delivered');
+    const message = sink.messages.find((m) => m.mailFrom === verpAddress(id, DOMAIN));
+    assert.ok(message);
+    const parsed = await simpleParser(message.raw);
+    assert.match(parsed.html || '', /<p>Order 7<\/p><p class="ft">Shop Ltd, 1 Main St<\/p><\/body>/);
+    assert.ok(!(parsed.html || '').includes('{{logo_url}}'));
+    assert.ok(!(parsed.html || '').includes('<img'));
+    assert.match(parsed.text ?? '', /Thanks\n\nShop Ltd, 1 Main St/);
+    await app.api.request('PUT', '/v1/branding/footer', { token: apiKey, body: { html: null, text: null } });
+  });
+
   it('deferred twice then accepted ends delivered; always deferred ends failed', async () => {
     sink.setRecipientBehaviour('slow@dest.test', (n) =>
       n <= 2 ? { code: 451, message: '4.7.1 Greylisted, try again' } : 'accept',

@@ -2,10 +2,14 @@ import type { Migration } from 'kysely/migration';
 import * as m001 from './001-foundation';
 import * as m002 from './002-domains';
 import * as m003 from './003-emails';
+import * as m004 from './004-webhooks';
+import * as m005 from './005-governance';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-domains': m002,
   '003-emails': m003,
+  '004-webhooks': m004,
+  '005-governance': m005,
 };

@@ -6,6 +6,7 @@ import { newId } from '../../shared/ids';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../shared/secrets';
 import type { Actor } from '../audit/audit.repository';
 import { recordAudit } from '../audit/audit.repository';
+import { stopQueuedEmails } from '../abuse/suspension.repository';
 import { accountNotFound, emailAlreadyRegistered } from './accounts.errors';
 import type { UserRow } from './accounts.repository';
 import * as users from './accounts.repository';
@@ -173,21 +174,30 @@ export async function resolveAccount(db: Kysely<Database>, ref: string): Promise
   return row;
 }
 
-export async function suspendAccount(deps: Deps & { ref: string; reason: string }): Promise<AccountView> {
+/**
+ * Suspends the account and, in the same transaction, stops its queued and scheduled
+ * messages (`failed`, event `stopped`). Reinstating does not resume them.
+ */
+export async function suspendAccount(
+  deps: Deps & { ref: string; reason: string },
+): Promise<AccountView & { readonly stoppedEmails: number }> {
   const { db } = deps;
   const row = await resolveAccount(db, deps.ref);
-  await db.transaction().execute(async (trx) => {
-    await users.setSuspension(trx, row.id, { reason: deps.reason, at: isoNow() });
+  const stoppedEmails = await db.transaction().execute(async (trx) => {
+    const at = isoNow();
+    await users.setSuspension(trx, row.id, { reason: deps.reason, at });
+    const stopped = await stopQueuedEmails(trx, { userId: row.id, reason: 'account suspended', at });
     await recordAudit(trx, {
       actor: deps.actor,
       userId: row.id,
       action: 'user.suspended',
       resource: 'user',
       resourceId: row.id,
-      details: { reason: deps.reason },
+      details: { reason: deps.reason, stoppedEmails: stopped },
     });
+    return stopped;
   });
-  return getAccount({ db, userId: row.id });
+  return { ...(await getAccount({ db, userId: row.id })), stoppedEmails };
 }
 
 export async function reinstateAccount(deps: Deps & { ref: string }): Promise<AccountView> {

@@ -216,4 +216,3 @@ export async function hasEvent(
   q = e.recipient === null ? q.where('recipient', 'is', null) : q.where('recipient', '=', e.recipient);
   return (await q.limit(1).executeTakeFirst()) !== undefined;
 }
-

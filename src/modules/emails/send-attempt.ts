@@ -10,6 +10,8 @@ import * as repo from './delivery.repository';
 import { recordEmailEvent } from './email-events.repository';
 import type { HandOffAccepted, HandOffFailure, Injector } from './inject-client';
 import { classifyHandOffError } from './inject-client';
+import { brandingForSend } from '../branding/branding.usecases';
+import { appendFooter } from '../branding/logo-token';
 import { buildMime, mimeInputFrom } from './mime-builder';
 import { verpAddress } from './mta-outcome';
 import { BEFORE_HAND_OFF, failMessage, recordSent } from './send-records';
@@ -40,6 +42,8 @@ export interface AttemptDeps {
   readonly db: Kysely<Database>;
   readonly inject: Injector;
   readonly logger: Logger;
+  /** BASE_URL, for the account footer's `{{logo_url}}`. */
+  readonly baseUrl: string;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -76,7 +80,10 @@ export async function attemptSend(
   let raw: Buffer;
   try {
     const attachments = await repo.listAttachments(deps.db, emailId);
-    raw = await buildMime(mimeInputFrom(email, recipients, attachments));
+    // The account's branding footer is added at build time, so an edit applies to mail not yet sent.
+    const footer = await brandingForSend({ db: deps.db, baseUrl: deps.baseUrl, userId: email.user_id });
+    const input = mimeInputFrom(email, recipients, attachments);
+    raw = await buildMime({ ...input, ...appendFooter({ html: input.html, text: input.text }, footer) });
   } catch (err) {
     const reason = `message could not be built: ${err instanceof Error ? err.message : String(err)}`;
     const failure: HandOffFailure = {

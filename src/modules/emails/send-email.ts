@@ -26,6 +26,7 @@ import { insertEmail } from './emails.repository';
 import type { StoredResponse } from './idempotency';
 import { replayIdempotent, storeIdempotent } from './idempotency';
 import { emailSendJob } from './send-job';
+import { requestAbuseEvaluation } from '../abuse/abuse.jobs';
 import type { QuotaUsage } from './quota';
 import { consumeQuota, effectiveLimits } from './quota';
 
@@ -236,6 +237,8 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
         at: now,
       });
       await enqueue(trx, emailSendJob(id, scheduledAt ? new Date(scheduledAt) : undefined));
+      // Abuse signals are re-evaluated after sends, at most once a minute per account.
+      await requestAbuseEvaluation(trx, userId);
       if (deps.idempotencyKey !== undefined) {
         await storeIdempotent(trx, {
           userId,

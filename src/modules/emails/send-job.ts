@@ -113,7 +113,7 @@ export function attemptBudget(maxAttempts: number | undefined): number {
 
 export interface SendJobDeps {
   readonly db: Kysely<Database>;
-  readonly config: Pick<AppConfig, 'injectPort' | 'secretKey' | 'mailHostname'>;
+  readonly config: Pick<AppConfig, 'injectPort' | 'secretKey' | 'mailHostname' | 'baseUrl'>;
   /** Default: SMTP to 127.0.0.1:injectPort with the internal credential. */
   readonly inject?: Injector | undefined;
 }
@@ -144,7 +144,7 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
       job.attempts >= budget ? { kind: 'park', job: stagedSendJob(payload.emailId, 1) } : { kind: 'retry' };
     const logger = ctx.logger.child({ module: 'emails' });
     const result = await attemptSend(
-      { db: deps.db, inject, logger, signal: ctx.signal },
+      { db: deps.db, inject, logger, signal: ctx.signal, baseUrl: deps.config.baseUrl },
       payload.emailId,
       plan,
     );
@@ -169,7 +169,7 @@ export function createStagedSendHandler(deps: SendJobDeps): JobHandler {
         : { kind: 'give-up' };
     const logger = ctx.logger.child({ module: 'emails', stage: payload.stage });
     const result = await attemptSend(
-      { db: deps.db, inject, logger, signal: ctx.signal },
+      { db: deps.db, inject, logger, signal: ctx.signal, baseUrl: deps.config.baseUrl },
       payload.emailId,
       plan,
     );

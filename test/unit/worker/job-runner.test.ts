@@ -65,7 +65,9 @@ void describe('JobRunner', () => {
     const other = await enqueue(t.db, { queue: 'webhook-delivery', payload: {} });
     start({ 'email-send': (job) => Promise.resolve(void seen.push(job)) });
     await waitFor('completion', async () => (await states()).some((r) => r.state === 'succeeded'));
-    assert.deepEqual(seen, [{ id: a.id, queue: 'email-send', payload: { emailId: 'e1' }, attempts: 1 }]);
+    assert.deepEqual(seen, [
+      { id: a.id, queue: 'email-send', payload: { emailId: 'e1' }, attempts: 1, maxAttempts: 5 },
+    ]);
     const rows = await states();
     assert.equal(
       rows.find((r) => r.id === other.id)?.state,

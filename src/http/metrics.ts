@@ -1,0 +1,127 @@
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { oldestQueuedAgeMs, queueDepths } from '../jobs/queue-stats';
+import { QUEUES } from '../jobs/queues';
+import { STATUSES } from '../modules/stats/stats-overview';
+import { emailsCreatedSince } from '../modules/stats/stats.repository';
+import { countFailedAttemptsSince } from '../modules/webhooks/webhooks.repository';
+import type { ApiDeps, AppState } from './context';
+import { requireInternalToken } from './internal-auth';
+
+const HOUR_MS = 3_600_000;
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+export interface ApiMetrics {
+  readonly registry: Registry;
+  /** Times every request into `mail_http_request_duration_seconds`; mount it outside the error middleware. */
+  readonly middleware: Koa.Middleware<AppState>;
+  /** `GET /metrics`, behind X-Internal-Token. */
+  readonly router: Router<AppState>;
+}
+
+/** A layer @koa/router leaves in `ctx.matched` (structural: its Layer type is not exported as such). */
+interface MatchedLayer {
+  readonly path: unknown;
+  readonly methods: readonly string[];
+}
+
+/**
+ * The route template that served the request (`/v1/emails/:id`), never the raw path:
+ * the label's values stay bounded whatever clients request. Taken from the router's
+ * matched layers, so it is right even when authentication threw before the handler.
+ */
+export function routeLabel(ctx: Koa.Context): string {
+  const matched = (ctx as { matched?: readonly MatchedLayer[] }).matched ?? [];
+  const route = matched.findLast((layer) => layer.methods.includes(ctx.method));
+  return route && typeof route.path === 'string' ? route.path : 'unmatched';
+}
+
+/**
+ * The api process's Prometheus registry (spec: Health and operations). Gauges read
+ * the database when scraped, so a scrape sees the whole appliance (every process
+ * writes the same database); the histogram and process metrics are this process's.
+ */
+export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config'>): ApiMetrics {
+  const { db } = deps;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const depth = new Gauge({
+    name: 'mail_queue_depth',
+    help: 'Jobs waiting or running per queue (the spec names email-send, email-send:failed, bounce-processing, webhook-delivery).',
+    labelNames: ['queue'],
+    registers: [registry],
+    async collect() {
+      const depths = await queueDepths(db);
+      for (const [queue, n] of Object.entries(depths)) depth.set({ queue }, n);
+    },
+  });
+  const oldest = new Gauge({
+    name: 'mail_queue_oldest_age_seconds',
+    help: 'How long the longest-waiting due job of each queue has waited since it became due (0 when none).',
+    labelNames: ['queue'],
+    registers: [registry],
+    async collect() {
+      const now = new Date();
+      const ages = await Promise.all(QUEUES.map((q) => oldestQueuedAgeMs(db, q, now)));
+      QUEUES.forEach((queue, i) => oldest.set({ queue }, (ages[i] ?? 0) / 1000));
+    },
+  });
+  const lastHour = new Gauge({
+    name: 'mail_emails_last_hour',
+    help: 'Messages created in the last hour, all accounts, by their current status.',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      const rows = await emailsCreatedSince(db, new Date(Date.now() - HOUR_MS).toISOString());
+      const counts = new Map(rows.map((r) => [r.status, r.count]));
+      for (const status of STATUSES) lastHour.set({ status }, counts.get(status) ?? 0);
+    },
+  });
+  const webhookFailures = new Gauge({
+    name: 'mail_webhook_failures_last_hour',
+    help: 'Webhook delivery attempts that failed in the last hour, all endpoints.',
+    registers: [registry],
+    async collect() {
+      webhookFailures.set(await countFailedAttemptsSince(db, new Date(Date.now() - HOUR_MS).toISOString()));
+    },
+  });
+  const uptime = new Gauge({
+    name: 'mail_api_uptime_seconds',
+    help: 'Seconds since the api process started.',
+    registers: [registry],
+    collect() {
+      uptime.set(process.uptime());
+    },
+  });
+  const duration = new Histogram({
+    name: 'mail_http_request_duration_seconds',
+    help: 'HTTP request duration by method, route template and status class.',
+    labelNames: ['method', 'route', 'status_class'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  const middleware: Koa.Middleware<AppState> = async (ctx, next) => {
+    const end = duration.startTimer();
+    try {
+      await next();
+    } finally {
+      end({
+        method: METHODS.has(ctx.method) ? ctx.method : 'OTHER',
+        route: routeLabel(ctx),
+        status_class: `${Math.floor(ctx.status / 100)}xx`,
+      });
+    }
+  };
+
+  const router = new Router<AppState>();
+  router.get('/metrics', requireInternalToken(deps.config.internalApiToken), async (ctx) => {
+    const text = await registry.metrics();
+    ctx.type = registry.contentType;
+    ctx.body = text;
+  });
+
+  return { registry, middleware, router };
+}

@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import type { Database, EmailStatus } from '../../db/schema';
+
+export interface DailyCount {
+  /** `YYYY-MM-DD` (UTC day the messages were created). */
+  readonly day: string;
+  readonly status: EmailStatus;
+  readonly count: number;
+}
+
+/**
+ * The account's messages per creation day and current status from `fromDay` on,
+ * read from the trigger-maintained `email_daily_counts` (primary key prefix
+ * user_id, day): a year is at most 365 × 9 rows whatever the volume.
+ */
+export async function dailyCounts(
+  db: Kysely<Database>,
+  userId: string,
+  fromDay: string,
+): Promise<DailyCount[]> {
+  const rows = await db
+    .selectFrom('email_daily_counts')
+    .select(['day', 'status', 'count'])
+    .where('user_id', '=', userId)
+    .where('day', '>=', fromDay)
+    .where('count', '>', 0)
+    .orderBy('day')
+    .orderBy('status')
+    .execute();
+  return rows;
+}
+
+/** Messages of every account created after `since`, by current status (covered by emails_created_status). */
+export async function emailsCreatedSince(
+  db: Kysely<Database>,
+  since: string,
+): Promise<{ status: EmailStatus; count: number }[]> {
+  const rows = await db
+    .selectFrom('emails')
+    .select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('n')])
+    .where('created_at', '>', since)
+    .groupBy('status')
+    .execute();
+  return rows.map((r) => ({ status: r.status, count: Number(r.n) }));
+}

@@ -1,0 +1,210 @@
+import type { Kysely } from 'kysely';
+import type { Database, WebhookDisabledReason } from '../../db/schema';
+import { validationError } from '../../shared/app-error';
+import { isoNow } from '../../shared/clock';
+import { newId } from '../../shared/ids';
+import type { Sealer } from '../../shared/seal';
+import type { Actor } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.repository';
+import type { DestinationCheck } from './destination-check';
+import type { WebhookEvent } from './webhook-events';
+import { parseEvents } from './webhook-events';
+import { generateWebhookSecret, secretContext } from './webhook-signature';
+import type { WebhookAttemptRow, WebhookRow } from './webhooks.repository';
+import * as repo from './webhooks.repository';
+import { webhookLimitReached, webhookNotFound } from './webhooks.errors';
+import type { CreateWebhookInput, PatchWebhookInput } from './webhooks.schemas';
+
+/** Per account (docs/webhooks.md). */
+export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
+/** Spec: the detail view includes the last 25 delivery attempts. */
+export const ATTEMPTS_SHOWN = 25;
+
+export interface WebhookView {
+  readonly id: string;
+  readonly url: string;
+  readonly events: WebhookEvent[];
+  readonly enabled: boolean;
+  readonly disabledReason: WebhookDisabledReason | null;
+  readonly disabledAt: string | null;
+  readonly consecutiveFailures: number;
+  readonly lastSuccessAt: string | null;
+  readonly lastFailureAt: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface WebhookAttemptView {
+  readonly id: string;
+  /** The `X-Mail-Delivery-Id` sent; the same on every attempt of one delivery. */
+  readonly deliveryId: string;
+  readonly event: string;
+  readonly attempt: number;
+  readonly succeeded: boolean;
+  /** The receiver's status, or null when there was no response (refused, DNS, connect, timeout). */
+  readonly httpStatus: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+  readonly createdAt: string;
+}
+
+export function webhookView(r: WebhookRow): WebhookView {
+  return {
+    id: r.id,
+    url: r.url,
+    events: parseEvents(r.events),
+    enabled: r.enabled === 1,
+    disabledReason: r.disabled_reason,
+    disabledAt: r.disabled_at,
+    consecutiveFailures: r.consecutive_failures,
+    lastSuccessAt: r.last_success_at,
+    lastFailureAt: r.last_failure_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function attemptView(r: WebhookAttemptRow): WebhookAttemptView {
+  return {
+    id: r.id,
+    deliveryId: r.delivery_id,
+    event: r.event,
+    attempt: r.attempt,
+    succeeded: r.succeeded === 1,
+    httpStatus: r.http_status,
+    error: r.error,
+    durationMs: r.duration_ms,
+    createdAt: r.created_at,
+  };
+}
+
+interface Deps {
+  readonly db: Kysely<Database>;
+  readonly userId: string;
+}
+
+interface WriteDeps extends Deps {
+  readonly actor: Actor;
+  readonly checkDestination: DestinationCheck;
+}
+
+/** The URL's host only: a query string may carry the receiver's own token. */
+function auditUrl(url: string): string {
+  return new URL(url).host;
+}
+
+async function assertDestination(check: DestinationCheck, url: string): Promise<void> {
+  const refusal = await check(new URL(url));
+  if (refusal !== undefined) {
+    throw validationError(`url: ${refusal}`, { fields: [{ field: 'url', message: refusal }] });
+  }
+}
+
+export async function createWebhook(
+  deps: WriteDeps & { readonly sealer: Sealer; readonly input: CreateWebhookInput },
+): Promise<WebhookView & { secret: string }> {
+  await assertDestination(deps.checkDestination, deps.input.url);
+  const id = newId('whk');
+  const secret = generateWebhookSecret();
+  const now = isoNow();
+  const enabled = deps.input.enabled ?? true;
+  const row: WebhookRow = {
+    id,
+    user_id: deps.userId,
+    url: deps.input.url,
+    events: JSON.stringify(deps.input.events),
+    secret_sealed: deps.sealer.seal(secret, secretContext(id)),
+    enabled: enabled ? 1 : 0,
+    disabled_reason: enabled ? null : 'manual',
+    disabled_at: enabled ? null : now,
+    consecutive_failures: 0,
+    last_success_at: null,
+    last_failure_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await deps.db.transaction().execute(async (trx) => {
+    if ((await repo.countWebhooks(trx, deps.userId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
+      throw webhookLimitReached(undefined, { limit: MAX_WEBHOOKS_PER_ACCOUNT });
+    }
+    await repo.insertWebhook(trx, row);
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: deps.userId,
+      action: 'webhook.created',
+      resource: 'webhook',
+      resourceId: id,
+      details: { host: auditUrl(row.url), events: deps.input.events, enabled },
+    });
+  });
+  // The only time the secret leaves the process in clear.
+  return { ...webhookView(row), secret };
+}
+
+export async function listWebhookViews(deps: Deps): Promise<WebhookView[]> {
+  return (await repo.listWebhooks(deps.db, deps.userId)).map(webhookView);
+}
+
+export async function getWebhook(
+  deps: Deps & { readonly id: string },
+): Promise<WebhookView & { attempts: WebhookAttemptView[] }> {
+  const row = await repo.findWebhook(deps.db, deps.userId, deps.id);
+  if (!row) throw webhookNotFound();
+  const attempts = await repo.listAttempts(deps.db, deps.userId, row.id, ATTEMPTS_SHOWN);
+  return { ...webhookView(row), attempts: attempts.map(attemptView) };
+}
+
+export async function updateWebhook(
+  deps: WriteDeps & { readonly id: string; readonly input: PatchWebhookInput },
+): Promise<WebhookView> {
+  const { input } = deps;
+  if (!(await repo.findWebhook(deps.db, deps.userId, deps.id))) throw webhookNotFound();
+  if (input.url !== undefined) await assertDestination(deps.checkDestination, input.url);
+  const now = isoNow();
+  const patch: repo.WebhookPatch = { updated_at: now };
+  if (input.url !== undefined) patch.url = input.url;
+  if (input.events !== undefined) patch.events = JSON.stringify(input.events);
+  return deps.db.transaction().execute(async (trx) => {
+    const before = await repo.findWebhook(trx, deps.userId, deps.id);
+    if (!before) throw webhookNotFound();
+    if (input.enabled === true) {
+      // Re-enabling (or confirming enabled after a fix) starts the count of consecutive failures afresh (issue 7).
+      Object.assign(patch, { enabled: 1, disabled_reason: null, disabled_at: null, consecutive_failures: 0 });
+    } else if (input.enabled === false && before.enabled === 1) {
+      Object.assign(patch, { enabled: 0, disabled_reason: 'manual', disabled_at: now });
+    }
+    const after = await repo.updateWebhook(trx, deps.userId, deps.id, patch);
+    if (!after) throw webhookNotFound();
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: deps.userId,
+      action: 'webhook.updated',
+      resource: 'webhook',
+      resourceId: after.id,
+      details: {
+        ...(input.url !== undefined ? { host: auditUrl(after.url) } : {}),
+        ...(input.events !== undefined ? { events: input.events } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      },
+    });
+    return webhookView(after);
+  });
+}
+
+export async function deleteWebhook(
+  deps: Deps & { readonly actor: Actor; readonly id: string },
+): Promise<{ id: string; deleted: true }> {
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await repo.findWebhook(trx, deps.userId, deps.id);
+    if (!row || !(await repo.deleteWebhook(trx, deps.userId, deps.id))) throw webhookNotFound();
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: deps.userId,
+      action: 'webhook.deleted',
+      resource: 'webhook',
+      resourceId: row.id,
+      details: { host: auditUrl(row.url) },
+    });
+    return { id: row.id, deleted: true };
+  });
+}
