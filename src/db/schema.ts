@@ -185,6 +185,14 @@ export interface QuotaLedgerTable {
   created_at: string;
 }
 
+export interface QuotaBucketsTable {
+  scope: 'user' | 'domain' | 'api_key';
+  scope_id: string;
+  /** Start of the minute, `YYYY-MM-DDTHH:MM`. */
+  minute: string;
+  count: number;
+}
+
 export interface IdempotencyKeysTable {
   user_id: string;
   key: string;
@@ -304,6 +312,7 @@ export interface Database {
   email_events: EmailEventsTable;
   email_attachments: EmailAttachmentsTable;
   quota_ledger: QuotaLedgerTable;
+  quota_buckets: QuotaBucketsTable;
   idempotency_keys: IdempotencyKeysTable;
   suppressions: SuppressionsTable;
   outbox: OutboxTable;

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import type { AppConfig } from '../config';
 import type { Db } from '../db/connect';
+import type { WriteBatcher } from '../db/write-batcher';
 import type { SessionSigner } from '../modules/accounts/sessions';
 import type { Actor } from '../modules/audit/audit.repository';
 import type { Logger } from '../shared/logger';
@@ -23,6 +24,8 @@ export type AppRouter = Router<AppState>;
 /** What route factories receive: built once per process in http/main.ts. */
 export interface ApiDeps {
   readonly db: Db;
+  /** Group commit for hot write paths (sends). */
+  readonly writes: WriteBatcher;
   readonly config: AppConfig;
   readonly log: Logger;
   readonly sessions: SessionSigner;

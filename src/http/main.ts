@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { loadConfig, sqlitePath } from '../config';
 import { migrate, openDb } from '../db/connect';
+import { WriteBatcher } from '../db/write-batcher';
 import { SessionSigner } from '../modules/accounts/sessions';
 import { exitOnFatal } from '../shared/fatal';
 import { createLogger } from '../shared/logger';
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   await migrate(db);
   const api = createApp({
     db,
+    writes: new WriteBatcher(db),
     config,
     log,
     sessions: new SessionSigner(config.secretKey, config.sessionTtlS),

@@ -127,6 +127,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['api_key_id', 'created_at'])
     .execute();
 
+  // Per-minute counters per scope: quota checks sum at most 60 (hour) or 1,440 (day) rows,
+  // whatever the volume, instead of one row per message.
+  await db.schema
+    .createTable('quota_buckets')
+    .addColumn('scope', 'text', (c) => c.notNull())
+    .addColumn('scope_id', 'text', (c) => c.notNull())
+    .addColumn('minute', 'text', (c) => c.notNull())
+    .addColumn('count', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('quota_buckets_pk', ['scope', 'scope_id', 'minute'])
+    .execute();
+
   await db.schema
     .createTable('idempotency_keys')
     .addColumn('user_id', 'text', (c) => c.notNull())
@@ -176,6 +187,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     'outbox',
     'suppressions',
     'idempotency_keys',
+    'quota_buckets',
     'quota_ledger',
     'email_attachments',
     'email_events',

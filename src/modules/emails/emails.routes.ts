@@ -58,6 +58,7 @@ export function emailRoutes(deps: ApiDeps): Router<AppState> {
     const auth = await resolveAuth(deps, ctx);
     const result = await sendEmail({
       db: deps.db,
+      writes: deps.writes,
       config: deps.config,
       log: deps.log,
       userId: auth.userId,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { AppConfig } from '../../config';
 import type { Database } from '../../db/schema';
 import type { UserRow } from '../accounts/accounts.repository';
@@ -34,28 +35,74 @@ export function effectiveLimits(user: UserRow, config: QuotaConfig, now = Date.n
   };
 }
 
-type Scope =
-  | { readonly name: 'user'; readonly id: string }
-  | { readonly name: 'domain'; readonly id: string }
-  | { readonly name: 'api_key'; readonly id: string };
+type ScopeName = 'user' | 'domain' | 'api_key';
 
-const COLUMN = { user: 'user_id', domain: 'domain_id', api_key: 'api_key_id' } as const;
+interface Scope {
+  readonly name: ScopeName;
+  readonly id: string;
+}
 
+const MINUTE_MS = 60_000;
+
+/** `YYYY-MM-DDTHH:MM`: the bucket a moment falls in. */
+export function minuteOf(ms: number): string {
+  return new Date(ms - (ms % MINUTE_MS)).toISOString().slice(0, 16);
+}
+
+interface WindowUse {
+  readonly count: number;
+  /** Oldest non-empty bucket inside the window, for Retry-After. */
+  readonly oldestMinute: string | null;
+}
+
+/**
+ * Usage of one scope over the rolling hour and day in one index range read of
+ * per-minute buckets. The bucket holding a window's start is counted whole: the
+ * window is up to a minute longer than nominal, so an allowance is never exceeded,
+ * only released up to a minute late.
+ */
 async function used(
   db: Kysely<Database>,
   scope: Scope,
-  since: string,
-): Promise<{ count: number; oldest: string | null }> {
+  now: number,
+): Promise<{ hour: WindowUse; day: WindowUse }> {
+  const hourStart = minuteOf(now - HOUR_MS);
   const row = await db
-    .selectFrom('quota_ledger')
-    .select((eb) => [
-      eb.fn.coalesce(eb.fn.sum<number | string>('count'), eb.lit(0)).as('count'),
-      eb.fn.min<string>('created_at').as('oldest'),
+    .selectFrom('quota_buckets')
+    .select([
+      sql<number | string | null>`sum(count)`.as('day'),
+      sql<string | null>`min(minute)`.as('dayOldest'),
+      sql<number | string | null>`sum(case when minute >= ${hourStart} then count else 0 end)`.as('hour'),
+      sql<string | null>`min(case when minute >= ${hourStart} then minute end)`.as('hourOldest'),
     ])
-    .where(COLUMN[scope.name], '=', scope.id)
-    .where('created_at', '>', since)
+    .where('scope', '=', scope.name)
+    .where('scope_id', '=', scope.id)
+    .where('minute', '>=', minuteOf(now - DAY_MS))
+    .where('count', '>', 0)
     .executeTakeFirst();
-  return { count: Number(row?.count ?? 0), oldest: row?.oldest ?? null };
+  return {
+    hour: { count: Number(row?.hour ?? 0), oldestMinute: row?.hourOldest ?? null },
+    day: { count: Number(row?.day ?? 0), oldestMinute: row?.dayOldest ?? null },
+  };
+}
+
+async function addToBuckets(
+  trx: Kysely<Database>,
+  scopes: readonly Scope[],
+  minute: string,
+  delta: number,
+): Promise<void> {
+  for (const scope of scopes) {
+    await trx
+      .insertInto('quota_buckets')
+      .values({ scope: scope.name, scope_id: scope.id, minute, count: delta })
+      .onConflict((oc) =>
+        oc
+          .columns(['scope', 'scope_id', 'minute'])
+          .doUpdateSet((eb) => ({ count: eb('quota_buckets.count', '+', delta) })),
+      )
+      .execute();
+  }
 }
 
 export interface UsageWindow {
@@ -76,10 +123,7 @@ export async function accountUsage(
   now = Date.now(),
 ): Promise<QuotaUsage> {
   const scope: Scope = { name: 'user', id: userId };
-  const [hour, day] = await Promise.all([
-    used(db, scope, new Date(now - HOUR_MS).toISOString()),
-    used(db, scope, new Date(now - DAY_MS).toISOString()),
-  ]);
+  const { hour, day } = await used(db, scope, now);
   return { hour: { used: hour.count, limit: limits.hour }, day: { used: day.count, limit: limits.day } };
 }
 
@@ -112,15 +156,16 @@ export async function consumeQuota(trx: Kysely<Database>, input: ConsumeInput): 
     { window: 'hour', ms: HOUR_MS, limit: input.limits.hour },
     { window: 'day', ms: DAY_MS, limit: input.limits.day },
   ] as const;
-  let userUsage: { hour: number; day: number } = { hour: 0, day: 0 };
+  let userUsage = { hour: 0, day: 0 };
   for (const scope of scopes) {
+    const use = await used(trx, scope, now);
+    if (scope.name === 'user') userUsage = { hour: use.hour.count, day: use.day.count };
     for (const w of windows) {
-      const u = await used(trx, scope, new Date(now - w.ms).toISOString());
-      if (scope.name === 'user') userUsage = { ...userUsage, [w.window]: u.count };
+      const u = use[w.window];
       if (u.count + input.count > w.limit) {
         // The allowance frees up as the oldest counted sends leave the window.
-        const retryAfterS = u.oldest
-          ? Math.max(1, Math.ceil((Date.parse(u.oldest) + w.ms - now) / 1000))
+        const retryAfterS = u.oldestMinute
+          ? Math.max(1, Math.ceil((Date.parse(`${u.oldestMinute}:00.000Z`) + MINUTE_MS + w.ms - now) / 1000))
           : Math.ceil(w.ms / 1000);
         throw sendingLimitExceeded(
           `${w.window === 'hour' ? 'Hourly' : 'Daily'} sending allowance of the ${scope.name.replace('_', ' ')} spent (${u.count} of ${w.limit} used; this message has ${input.count} recipient${input.count === 1 ? '' : 's'})`,
@@ -130,6 +175,7 @@ export async function consumeQuota(trx: Kysely<Database>, input: ConsumeInput): 
       }
     }
   }
+  await addToBuckets(trx, scopes, minuteOf(now), input.count);
   await trx
     .insertInto('quota_ledger')
     .values({
@@ -148,7 +194,16 @@ export async function consumeQuota(trx: Kysely<Database>, input: ConsumeInput): 
   };
 }
 
-/** A cancelled message gives its allowance back. */
+/** A cancelled message gives its allowance back (to the buckets it was counted in). */
 export async function refundQuota(trx: Kysely<Database>, emailId: string): Promise<void> {
+  const rows = await trx.selectFrom('quota_ledger').selectAll().where('email_id', '=', emailId).execute();
+  for (const r of rows) {
+    const scopes: Scope[] = [
+      { name: 'user', id: r.user_id },
+      { name: 'domain', id: r.domain_id },
+      ...(r.api_key_id ? [{ name: 'api_key', id: r.api_key_id } as const] : []),
+    ];
+    await addToBuckets(trx, scopes, minuteOf(Date.parse(r.created_at)), -r.count);
+  }
   await trx.deleteFrom('quota_ledger').where('email_id', '=', emailId).execute();
 }

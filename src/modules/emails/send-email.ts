@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
 import type { Database, RecipientType } from '../../db/schema';
+import type { WriteBatcher } from '../../db/write-batcher';
 import { enqueue } from '../../jobs/enqueue';
 import { isAppError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
@@ -32,6 +33,8 @@ import { consumeQuota, effectiveLimits } from './quota';
 
 export interface SendDeps {
   readonly db: Kysely<Database>;
+  /** Group commit for the send transaction (one fsync for concurrent sends). */
+  readonly writes: WriteBatcher;
   readonly config: AppConfig;
   readonly log: Logger;
   readonly userId: string;
@@ -171,7 +174,7 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
 
   let usage: QuotaUsage;
   try {
-    usage = await db.transaction().execute(async (trx) => {
+    usage = await deps.writes.run(async (trx) => {
       const consumed = await consumeQuota(trx, {
         userId,
         domainId: domain.id,

@@ -1,5 +1,6 @@
 // Rows as the send pipeline and the worker leave them, written straight to a database
 // built by the real migrations: fixtures for statistics and abuse signals.
+import { minuteOf } from '../../../src/modules/emails/quota';
 import type { Kysely } from 'kysely';
 import type { Database, EmailStatus } from '../../../src/db/schema';
 import { newId } from '../../../src/shared/ids';
@@ -118,5 +119,25 @@ export async function insertEmail(
       created_at: e.createdAt,
     })
     .execute();
+  // What the send pipeline counts quotas in (src/modules/emails/quota.ts).
+  for (const [scope, scopeId] of [
+    ['user', account.userId],
+    ['domain', account.domainId],
+  ] as const) {
+    await db
+      .insertInto('quota_buckets')
+      .values({
+        scope,
+        scope_id: scopeId,
+        minute: minuteOf(Date.parse(e.createdAt)),
+        count: recipients.length,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['scope', 'scope_id', 'minute'])
+          .doUpdateSet((eb) => ({ count: eb('quota_buckets.count', '+', recipients.length) })),
+      )
+      .execute();
+  }
   return id;
 }

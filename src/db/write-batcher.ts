@@ -1,0 +1,83 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from './schema';
+
+type Work<T> = (trx: Transaction<Database>) => Promise<T>;
+
+interface Pending {
+  readonly work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Group commit: write units submitted while a commit is in flight are run
+ * together in the next transaction, each under its own savepoint, and all are
+ * acknowledged after that one commit (one fsync) returns. A unit that throws is
+ * rolled back to its savepoint alone; the others still commit. Nothing is
+ * acknowledged before its commit, so 202 keeps meaning "on disk".
+ *
+ * Under no load a unit commits alone at once; under load batches grow by
+ * themselves to what arrived during the previous fsync.
+ */
+export class WriteBatcher {
+  private queue: Pending[] = [];
+  private running = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly maxBatch = 256,
+  ) {}
+
+  run<T>(work: Work<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work: work as Work<unknown>, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.maxBatch);
+        await this.commit(batch);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async commit(batch: readonly Pending[]): Promise<void> {
+    const done: { p: Pending; value: unknown }[] = [];
+    let trx;
+    try {
+      trx = await this.db.startTransaction().execute();
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    try {
+      for (const p of batch) {
+        const sp = await trx.savepoint('unit').execute();
+        try {
+          const value = await p.work(sp);
+          await sp.releaseSavepoint('unit').execute();
+          done.push({ p, value });
+        } catch (err) {
+          await sp.rollbackToSavepoint('unit').execute();
+          await sp.releaseSavepoint('unit').execute();
+          p.reject(err);
+        }
+      }
+      await trx.commit().execute();
+    } catch (err) {
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => undefined);
+      for (const { p } of done) p.reject(err);
+      return;
+    }
+    for (const { p, value } of done) p.resolve(value);
+  }
+}
