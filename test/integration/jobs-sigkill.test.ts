@@ -19,7 +19,10 @@ const JOBS = 1_000;
 const WORKERS = 2;
 const LEASE_MS = 1_000;
 const MIN_KILLS = 10;
-const RUN_DEADLINE_MS = 55_000;
+// Workers are killed for this long (and at least MIN_KILLS times); then the survivors finish the run.
+// The deadline is generous because CI runs this beside other integration files on two cores.
+const KILL_PHASE_MS = 20_000;
+const RUN_DEADLINE_MS = 150_000;
 /**
  * A worker killed within moments of starting to claim has done nothing worth
  * interrupting: under CPU load restarts get slow, and killing fresh workers
@@ -107,7 +110,7 @@ void describe('jobs survive SIGKILLed workers', () => {
 
   void it(
     `runs ${JOBS} jobs to success while workers are killed at random`,
-    { timeout: 60_000 },
+    { timeout: 170_000 },
     async (t) => {
       await db.transaction().execute(async (trx) => {
         // A job in flight at a kill spends an attempt. At this kill rate, far above any real crash loop, a job
@@ -128,6 +131,7 @@ void describe('jobs survive SIGKILLed workers', () => {
             `run took over ${RUN_DEADLINE_MS} ms; ${await unfinished()} jobs unfinished`,
           );
           await sleep(200 + Math.random() * 200);
+          if (kills >= MIN_KILLS && Date.now() - began > KILL_PHASE_MS) continue;
           const i = await pickVictim(slots);
           const slot = slots[i]!;
           const workLeft = (await unfinished()) > 0;
