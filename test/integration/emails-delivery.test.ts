@@ -162,6 +162,31 @@ describe('outbound end to end: API → worker → Haraka → sink → delivery r
     });
     assert.match(view.recipients.find((r) => r.email === 'gone@dest.test')?.smtpResponse ?? '', /550/);
     assert.match(view.smtpResponse ?? '', /550/);
+
+    // A refusal that says the address does not exist is a hard bounce: the address is suppressed.
+    const sups = await app.api.get<{ data: { email: string; type: string; sourceEmailId: string }[] }>(
+      '/v1/suppressions?email=gone@dest.test',
+      { token: apiKey },
+    );
+    assert.deepEqual(
+      sups.body.data.map((s) => [s.email, s.type, s.sourceEmailId]),
+      [['gone@dest.test', 'hard_bounce', id]],
+    );
+    const again = await app.api.post<{ error: { code: string } }>('/v1/emails', {
+      token: apiKey,
+      body: { from: `orders@${DOMAIN}`, to: 'gone@dest.test', subject: 's', text: 't' },
+    });
+    assert.equal(again.body.error.code, 'SUPPRESSED_RECIPIENT');
+  });
+
+  it('a refusal that is about us, not the address, bounces without suppressing', async () => {
+    sink.setRecipientBehaviour('picky@dest.test', { code: 554, message: '5.7.1 Message rejected as spam' });
+    const id = await send({ to: 'picky@dest.test' });
+    assert.equal((await settled(id)).status, 'bounced');
+    const sups = await app.api.get<{ data: unknown[] }>('/v1/suppressions?email=picky@dest.test', {
+      token: apiKey,
+    });
+    assert.deepEqual(sups.body.data, []);
   });
 
   it('adds the account footer at build time; {{logo_url}} without a logo leaves no broken image', async () => {

@@ -16,6 +16,9 @@ import * as repo from './delivery.repository';
 import { recordEmailEvent, recordOutbox } from './email-events.repository';
 import type { MtaOutcomePayload } from './mta-outcome';
 import { parseMtaOutcome } from './mta-outcome';
+import { requestAbuseEvaluation } from '../abuse/abuse.jobs';
+import { classifySmtpRejection } from '../bounces/smtp-rejection';
+import { suppressAutomatically } from '../suppressions/suppressions.usecases';
 
 export type OutcomeApplied =
   /** The recipient moved (or a further deferral was recorded). */
@@ -24,6 +27,8 @@ export type OutcomeApplied =
       readonly from: EmailStatus;
       readonly to: EmailStatus;
       readonly email: EmailStatus;
+      /** A hard bounce suppressed the address just now. */
+      readonly suppressed: boolean;
     }
   /** Nothing changed: a duplicate, or a report after the recipient had ended. */
   | { readonly kind: 'ignored'; readonly reason: 'duplicate' | 'late'; readonly status: EmailStatus }
@@ -99,6 +104,21 @@ export async function applyMtaOutcome(
       at,
     );
     await recordEmailEvent(trx, { ...event, type: to, message });
+    let suppressed = false;
+    if (to === 'bounced') {
+      // Spec: hard bounces add a suppression, whether refused during our delivery or reported later by DSN.
+      const reading = classifySmtpRejection({ ...o, recipient: recipient.address });
+      if (reading.kind === 'hard') {
+        suppressed = await suppressAutomatically(trx, {
+          userId: email.user_id,
+          email: recipient.address,
+          type: 'hard_bounce',
+          reason: `${reading.reason}: ${response}`.slice(0, 500),
+          sourceEmailId: email.id,
+        });
+        await requestAbuseEvaluation(trx, email.user_id);
+      }
+    }
     const hook = webhookEventFor(to);
     if (hook) {
       const failure = to === 'bounced' || to === 'failed';
@@ -111,7 +131,7 @@ export async function applyMtaOutcome(
         at,
       });
     }
-    return { kind: 'applied', from, to, email: status };
+    return { kind: 'applied', from, to, email: status, suppressed };
   });
 }
 
@@ -132,6 +152,7 @@ function logApplied(log: Logger, o: MtaOutcomePayload, r: OutcomeApplied): void 
     };
     if (r.to === 'bounced' || r.to === 'failed') log.warn({ event, ...detail, response: o.response });
     else log.info({ event, ...detail });
+    if (r.suppressed) log.warn({ event: 'hard_bounce', ...base, response: o.response, suppressed: true });
   } else if (r.kind === 'unmatched') {
     log.warn({ event: 'mta_outcome_unmatched', ...base, reason: r.reason });
   } else if (r.kind === 'ignored') {
