@@ -30,7 +30,7 @@ export class WriteBatcher {
 
   run<T>(work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work: work as Work<unknown>, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ work: work, resolve: resolve, reject });
       if (!this.running) void this.drain();
     });
   }
