@@ -179,6 +179,12 @@ export const configTable = {
     list(ipPort(53)),
     'Comma list of `ip[:port]` resolvers used for every DNS lookup (verification, MX, SPF/DKIM/DMARC, reverse DNS). Unset: the system resolvers.',
   ),
+  tlsCertFile: optional(
+    'TLS_CERT_FILE',
+    str,
+    'PEM certificate (chain) the MX offers with STARTTLS; set together with `TLS_KEY_FILE`. Unset: a self-signed certificate for `MAIL_HOSTNAME`, generated once into `$DATA_DIR/tls/`.',
+  ),
+  tlsKeyFile: optional('TLS_KEY_FILE', str, 'PEM private key of `TLS_CERT_FILE`.'),
   smtpRelay: optional(
     'SMTP_RELAY',
     hostPort(),

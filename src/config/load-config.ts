@@ -76,6 +76,11 @@ function crossKeyProblems(config: Config): ConfigProblem[] {
     if (other !== undefined) problems.push({ env, problem: `port ${port} is already used by ${other}` });
     else seen.set(port, env);
   }
+  // A certificate without its key (or the reverse) cannot be served: refuse rather than fall back silently.
+  if ((config.tlsCertFile === undefined) !== (config.tlsKeyFile === undefined)) {
+    const env = config.tlsCertFile === undefined ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE';
+    problems.push({ env, problem: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together' });
+  }
   return problems;
 }
 

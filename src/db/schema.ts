@@ -321,4 +321,90 @@ export interface Database {
   email_daily_counts: EmailDailyCountsTable;
   abuse_state: AbuseStateTable;
   account_branding: AccountBrandingTable;
+  bounce_reports: BounceReportsTable;
+  inbound_messages: InboundMessagesTable;
+  inbound_attachments: InboundAttachmentsTable;
+}
+
+/** One processed bounce or complaint report (migration 007, modules/bounces): its effects' idempotency key. */
+export interface BounceReportsTable {
+  /** Hex SHA-256 of the report's bytes. */
+  sha256: string;
+  /** `mx` (the MX queue hook) or `api` (`POST /internal/bounces`). */
+  source: string;
+  /** `matched`, `unmatched` or `not_a_report`. */
+  outcome: string;
+  user_id: string | null;
+  email_id: string | null;
+  /** `verp`, `verp_header` or `message_id`. */
+  matched_by: string | null;
+  original_message_id: string | null;
+  /** JSON BounceResult[]: what the classifier read. */
+  results: string;
+  size: number;
+  received_at: string;
+  processed_at: string;
+}
+
+/** One received message on one receiving domain (migration 006, modules/inbound). */
+export interface InboundMessagesTable {
+  id: string;
+  user_id: string;
+  domain_id: string | null;
+  /** The raw message file under `$DATA_DIR/inbound/`, owned by this row (unique: the job's dedupe). */
+  raw_path: string;
+  raw_sha256: string;
+  size: number;
+  /** Envelope sender ('' for the null sender). */
+  mail_from: string;
+  /** JSON string[]: the envelope recipients at this domain. */
+  rcpt_to: string;
+  remote_ip: string | null;
+  helo: string | null;
+  /** The From header's first address. */
+  from_address: string | null;
+  /** The From header as displayed (`Name <addr>`). */
+  from_header: string | null;
+  /** JSON string[]. */
+  to_addresses: string;
+  /** JSON string[]. */
+  cc_addresses: string;
+  subject: string | null;
+  message_id: string | null;
+  /** The Date header as RFC 3339, when it parses. */
+  date: string | null;
+  text: string | null;
+  /** Exactly as received: never sanitised (spec: rule 8). */
+  html: string | null;
+  /** JSON {name, value}[] in message order. */
+  headers: string;
+  spf_result: string | null;
+  dkim_result: string | null;
+  dmarc_result: string | null;
+  authenticated: number;
+  /** Attachments stored (≤ 25). */
+  attachment_count: number;
+  /** Attachments beyond the 25 stored. */
+  attachments_dropped: number;
+  read: number;
+  /** When the MX answered 250. */
+  received_at: string;
+  created_at: string;
+}
+
+export interface InboundAttachmentsTable {
+  id: string;
+  inbound_id: string;
+  user_id: string;
+  /** 0-based order in the message. */
+  position: number;
+  /** Stripped of path separators and control characters; null when the part had none. */
+  filename: string | null;
+  /** As the sender declared it; served only through a safe type (modules/inbound). */
+  content_type: string;
+  content_id: string | null;
+  disposition: string | null;
+  size: number;
+  sha256: string;
+  content: Buffer;
 }

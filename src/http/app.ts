@@ -2,9 +2,11 @@ import Koa from 'koa';
 import { accountRoutes } from '../modules/accounts/accounts.routes';
 import { operatorRoutes } from '../modules/accounts/operator.routes';
 import { apiKeyRoutes } from '../modules/api-keys/api-keys.routes';
+import { internalBounceRoutes } from '../modules/bounces/internal-bounces.routes';
 import { brandingRoutes, publicBrandingRoutes } from '../modules/branding/branding.routes';
 import { domainRoutes } from '../modules/domains/domains.routes';
 import { emailRoutes } from '../modules/emails/emails.routes';
+import { inboundRoutes } from '../modules/inbound/inbound.routes';
 import { settingsRoutes } from '../modules/settings/settings.routes';
 import { statsRoutes } from '../modules/stats/stats.routes';
 import { suppressionRoutes } from '../modules/suppressions/suppressions.routes';
@@ -63,6 +65,7 @@ export function createApp(deps: ApiDeps): ApiApp {
     apiKeyRoutes(deps),
     domainRoutes(deps),
     emailRoutes(deps),
+    inboundRoutes(deps),
     suppressionRoutes(deps),
     webhookRoutes(deps),
     settingsRoutes(deps),
@@ -70,6 +73,7 @@ export function createApp(deps: ApiDeps): ApiApp {
     brandingRoutes(deps),
     publicBrandingRoutes(deps),
     operatorRoutes(deps),
+    internalBounceRoutes(deps),
   ]) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
       harakaDir: rendered.harakaDir,
       queueDir: rendered.queueDir,
       plugins: rendered.plugins,
+      tls: rendered.tls,
     },
     'Haraka configuration rendered',
   );

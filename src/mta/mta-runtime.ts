@@ -46,3 +46,8 @@ export function mtaSigningKeys(): SigningKeys {
   });
   return signingKeys;
 }
+
+/** DATA_DIR, where accepted inbound mail is written (src/modules/inbound/raw-store.ts). */
+export function mtaDataDir(): string {
+  return runtimeConfig().dataDir;
+}

@@ -1,5 +1,5 @@
 import type { SmtpVerdict } from './smtp-verdict';
-import { accept, reject } from './smtp-verdict';
+import { accept, defer, reject } from './smtp-verdict';
 
 /** A RCPT TO address as Haraka parsed it (source route already dropped, host lower-cased). */
 export interface RcptAddress {
@@ -9,21 +9,27 @@ export interface RcptAddress {
   readonly host: string;
 }
 
+/** Where mail accepted for a host goes: inbound processing of a domain, or bounce processing. */
+export type InboundRoute =
+  | { readonly kind: 'receive'; readonly domainId: string; readonly userId: string }
+  | { readonly kind: 'return-path' };
+
 /** One host this MX receives for. */
 export interface ReceivingHost {
   /** Accepted local parts, lower-cased; empty means every local part (spec: Domains, receiving). */
   readonly localParts: ReadonlySet<string>;
+  readonly route: InboundRoute;
 }
 
 /**
- * What the MX knows about receiving domains, as of now. The lookup is a cached
- * view of the domains table (later issue); here it is a plain function of the host.
+ * What the MX knows about receiving domains, as of now: a cached view of the
+ * domains table (src/mta/receiving-view.ts), a plain function of the host.
  */
 export interface ReceivingView {
   host(name: string): ReceivingHost | undefined;
 }
 
-/** No domains exist yet: every recipient is refused, so the MX can never relay. */
+/** No receiving domain: every recipient is refused. */
 export const EMPTY_RECEIVING_VIEW: ReceivingView = { host: () => undefined };
 
 /**
@@ -67,4 +73,12 @@ export function rcptVerdict(address: RcptAddress, view: ReceivingView): SmtpVerd
     return reject(550, '5.1.1', `${shown}: no such user here`);
   }
   return accept(250, '2.1.5', `${shown}: recipient ok`);
+}
+
+/**
+ * The view of receiving domains could not be loaded (database unavailable): we
+ * cannot tell who we receive for, so the client retries later (RFC 5321 §4.2.5).
+ */
+export function rcptUnavailableVerdict(): SmtpVerdict {
+  return defer(451, '4.3.0', 'Temporary local problem; try again later');
 }

@@ -5,6 +5,7 @@ import { serverAddress } from '../shared/dns-resolver';
 import { MIN_RECIPIENT_CAP } from './guard-verdicts';
 import { harakaLogLevel } from './haraka-log';
 import { injectMaxBytes } from './size-limits';
+import { FFDHE2048_PEM, ensureTlsFiles } from './tls-files';
 
 /** The settings the MTA's Haraka configuration is rendered from. */
 export type MtaConfig = Pick<
@@ -21,6 +22,8 @@ export type MtaConfig = Pick<
   | 'smtpRelay'
   | 'logLevel'
   | 'shutdownTimeoutMs'
+  | 'tlsCertFile'
+  | 'tlsKeyFile'
 >;
 
 export interface RenderedMta {
@@ -28,6 +31,8 @@ export interface RenderedMta {
   readonly harakaDir: string;
   readonly queueDir: string;
   readonly plugins: readonly string[];
+  /** Where the STARTTLS certificate came from. */
+  readonly tls: 'configured' | 'self-signed';
 }
 
 // dist/src/mta → repository root.
@@ -149,6 +154,12 @@ export function renderMtaConfig(config: MtaConfig, options: RenderOptions = {}):
     fs.writeFileSync(path.join(configDir, entry.name), renderTemplate(text, values));
   }
 
+  // tls.ini names these three files (relative to config/); the key stays 0600.
+  const tls = ensureTlsFiles(config);
+  fs.writeFileSync(path.join(configDir, 'tls_key.pem'), tls.keyPem, { mode: 0o600 });
+  fs.writeFileSync(path.join(configDir, 'tls_cert.pem'), tls.certPem);
+  fs.writeFileSync(path.join(configDir, 'dhparams.pem'), FFDHE2048_PEM);
+
   const plugins = pluginNames(fs.readFileSync(path.join(configDir, 'plugins'), 'utf8'));
   for (const name of plugins) {
     const entry = path.join(pluginDistDir, name, 'index.js');
@@ -159,5 +170,5 @@ export function renderMtaConfig(config: MtaConfig, options: RenderOptions = {}):
 
   const queueDir = values.queue_dir ?? path.join(config.dataDir, 'mta-queue');
   fs.mkdirSync(queueDir, { recursive: true, mode: 0o700 });
-  return { harakaDir, queueDir, plugins };
+  return { harakaDir, queueDir, plugins, tls: tls.source };
 }

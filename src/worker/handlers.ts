@@ -2,9 +2,11 @@ import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config';
 import type { Database } from '../db/schema';
 import { createGovernanceHandlers, seedGovernanceSchedules } from '../modules/abuse/abuse.jobs';
+import { createBounceHandler } from '../modules/bounces/bounce-job';
 import { createDnsRecheckHandler, scheduleDnsRecheck } from '../modules/domains/domains.jobs';
 import { createMtaOutcomeHandler } from '../modules/emails/outcome-job';
 import { createEmailSendHandler, createStagedSendHandler } from '../modules/emails/send-job';
+import { createInboundHandler } from '../modules/inbound/inbound.job';
 import { createWebhookHandlers, seedWebhookSchedules } from '../modules/webhooks/webhooks.jobs';
 import type { HandlerRegistry } from './job-handler';
 
@@ -23,6 +25,8 @@ export function createHandlers(deps: HandlerDeps): HandlerRegistry {
     'email-send': createEmailSendHandler(deps),
     'email-send:failed': createStagedSendHandler(deps),
     'mta-outcome': createMtaOutcomeHandler(deps),
+    'bounce-processing': createBounceHandler(deps),
+    'inbound-processing': createInboundHandler(deps),
     ...createWebhookHandlers(deps),
     ...createGovernanceHandlers(deps),
   };

@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { migrate, openDb } from '../../src/db/connect';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { freePorts } from '../helpers/free-port';
@@ -43,6 +44,10 @@ describe('mta process', () => {
     dns = await startDnsServer();
     dns.set('1.0.0.127.in-addr.arpa', 'PTR', ['client.test.example']);
     env = await mtaEnv(dns);
+    // An empty, migrated database: no receiving domain (mailroom-rcpt answers 451 without one).
+    const db = openDb({ file: path.join(env.DATA_DIR!, 'mail.db') });
+    await migrate(db);
+    await db.destroy();
     mta = await startMta(env);
     const connected = await SmtpClient.connect(Number(env.SMTP_PORT));
     client = connected.client;
@@ -76,7 +81,7 @@ describe('mta process', () => {
     );
   });
 
-  it('accepts MAIL FROM and refuses any recipient with 550 5.1.1 (no domains yet)', async () => {
+  it('accepts MAIL FROM and refuses any recipient with 550 5.1.1 (no receiving domain)', async () => {
     assert.equal((await client.command('MAIL FROM:<sender@example.org>')).code, 250);
     for (const rcpt of ['someone@example.com', `postmaster@${HOSTNAME}`, 'x@[127.0.0.1]']) {
       const reply = await client.command(`RCPT TO:<${rcpt}>`);
@@ -91,6 +96,12 @@ describe('mta process', () => {
       'host.example!user',
       '"user@other"@host.example',
       '@a.example:user@b.example',
+      '@a.example,@b.example:user@c.example',
+      'user@other@host.example',
+      '"user%other"@host.example',
+      'user@[127.0.0.1]',
+      'user@localhost',
+      `user@${HOSTNAME}.`,
     ];
     for (const rcpt of battery) {
       const reply = await client.command(`RCPT TO:<${rcpt}>`);
@@ -98,6 +109,16 @@ describe('mta process', () => {
     }
     // Nothing was accepted, so there is no transaction to send data for.
     assert.equal((await client.command('DATA')).code, 503);
+  });
+
+  it('offers STARTTLS on the MX (self-signed certificate in DATA_DIR/tls), not on the injection listener', async () => {
+    const ehlo = await client.command('EHLO client.test.example');
+    assert.ok(ehlo.lines.includes('STARTTLS'), ehlo.raw);
+    assert.ok(fs.existsSync(path.join(env.DATA_DIR!, 'tls', 'cert.pem')));
+    const { client: inject } = await SmtpClient.connect(Number(env.MTA_INJECT_PORT));
+    const injectEhlo = await inject.command('EHLO localhost');
+    assert.ok(!injectEhlo.lines.includes('STARTTLS'), injectEhlo.raw);
+    inject.close();
   });
 
   it('answers on the loopback injection listener too', async () => {

@@ -4,6 +4,8 @@ import * as m002 from './002-domains';
 import * as m003 from './003-emails';
 import * as m004 from './004-webhooks';
 import * as m005 from './005-governance';
+import * as m006 from './006-inbound';
+import * as m007 from './007-bounces';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +14,6 @@ export const migrations: Record<string, Migration> = {
   '003-emails': m003,
   '004-webhooks': m004,
   '005-governance': m005,
+  '006-inbound': m006,
+  '007-bounces': m007,
 };

@@ -6,7 +6,10 @@ import { formatReply } from '../../../src/mta/smtp-verdict';
 
 function viewOf(hosts: Record<string, string[]>): ReceivingView {
   const map = new Map<string, ReceivingHost>(
-    Object.entries(hosts).map(([host, locals]) => [host, { localParts: new Set(locals) }]),
+    Object.entries(hosts).map(([host, locals]) => [
+      host,
+      { localParts: new Set(locals), route: { kind: 'return-path' } },
+    ]),
   );
   return { host: (name) => map.get(name) };
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -53,7 +54,29 @@ describe('renderMtaConfig', () => {
     for (const file of fs.readdirSync(path.join(dir, 'config'))) {
       assert.doesNotMatch(read(dir, file), /\{\{/, file);
     }
-    assert.deepEqual(fs.readdirSync(path.join(dir, 'config')).sort(), fs.readdirSync(TEMPLATE_DIR).sort());
+    // The templates plus the STARTTLS files tls.ini names (src/mta/tls-files.ts).
+    assert.deepEqual(
+      fs.readdirSync(path.join(dir, 'config')).sort(),
+      [...fs.readdirSync(TEMPLATE_DIR), 'dhparams.pem', 'tls_cert.pem', 'tls_key.pem'].sort(),
+    );
+  });
+
+  it('writes a self-signed certificate once into DATA_DIR/tls and the key 0600 into config/', () => {
+    const tlsIni = read(dir, 'tls.ini');
+    assert.match(tlsIni, /^key=tls_key\.pem$/m);
+    assert.match(tlsIni, /^cert=tls_cert\.pem$/m);
+    assert.match(tlsIni, /^dhparam=dhparams\.pem$/m);
+    assert.equal(rendered.tls, 'self-signed');
+    const cert = new crypto.X509Certificate(fs.readFileSync(path.join(dir, 'config', 'tls_cert.pem')));
+    assert.match(cert.subject, /CN=mx\.example\.net/);
+    assert.ok(
+      cert.checkPrivateKey(crypto.createPrivateKey(fs.readFileSync(path.join(dir, 'config', 'tls_key.pem')))),
+    );
+    assert.equal(fs.statSync(path.join(dir, 'config', 'tls_key.pem')).mode & 0o777, 0o600);
+    assert.deepEqual(
+      fs.readFileSync(path.join(dir, '..', 'tls', 'cert.pem')),
+      fs.readFileSync(path.join(dir, 'config', 'tls_cert.pem')),
+    );
   });
 
   it('listens publicly on BIND_ADDRESS and for injection on loopback only, in one process', () => {
@@ -101,10 +124,12 @@ describe('renderMtaConfig', () => {
     assert.deepEqual(rendered.plugins, [
       'mailroom-process',
       'mailroom-dns',
+      'mailroom-tls',
       'mailroom-guard',
       'mailroom-inject',
       'mailroom-dkim',
       'mailroom-rcpt',
+      'mailroom-inbound',
       'mailroom-outbound',
     ]);
     for (const name of rendered.plugins) {

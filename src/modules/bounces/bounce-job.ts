@@ -1,0 +1,187 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { isoNow } from '../../shared/clock';
+import type { Logger } from '../../shared/logger';
+import type { JobHandler } from '../../worker/job-handler';
+import { PermanentJobError } from '../../worker/job-handler';
+import * as delivery from '../emails/delivery.repository';
+import type { EmailRow } from '../emails/delivery.repository';
+import { deleteRawMessage, readRawMessage } from '../inbound/raw-store';
+import type { AppliedEffect } from './bounce-effects';
+import { applyReportEffects, reportReason } from './bounce-effects';
+import type { BounceResult } from './bounce-result';
+import type { ReportReading } from './classify-report';
+import { readReport } from './classify-report';
+import type { MatchedBy, MessageCandidates, RecipientMapping } from './intake-match';
+import { mapResults, messageCandidates } from './intake-match';
+import type { BounceJobPayload } from './intake-payload';
+import { parseBouncePayload, reportSource } from './intake-payload';
+import * as repo from './intake.repository';
+
+/** What processing one report came to. */
+export type ReportOutcome =
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'not_a_report' }
+  | { readonly kind: 'unmatched'; readonly tried: MessageCandidates }
+  | {
+      readonly kind: 'matched';
+      readonly email: EmailRow;
+      readonly matchedBy: MatchedBy;
+      readonly mapping: RecipientMapping;
+      readonly effects: readonly AppliedEffect[];
+    };
+
+/** The message a report is about: envelope VERP, then VERP in its headers, then the quoted Message-ID. */
+async function findMessage(
+  db: Kysely<Database>,
+  c: MessageCandidates,
+): Promise<{ email: EmailRow; matchedBy: MatchedBy } | undefined> {
+  const byId: [MatchedBy, readonly string[]][] = [
+    ['verp', c.verp],
+    ['verp_header', c.verpHeader],
+  ];
+  for (const [matchedBy, ids] of byId) {
+    for (const id of ids) {
+      const email = await delivery.findEmail(db, id);
+      if (email) return { email, matchedBy };
+    }
+  }
+  if (c.messageId === null) return undefined;
+  for (const id of new Set([c.messageId, c.messageId.toLowerCase()])) {
+    const email = await repo.findEmailByMessageId(db, id);
+    if (email) return { email, matchedBy: 'message_id' };
+  }
+  return undefined;
+}
+
+/**
+ * Processes one report in one transaction: the `bounce_reports` row (keyed by the
+ * bytes' SHA-256) and every effect commit together, so a repeated report, a retried
+ * job or a re-run after a crash applies nothing twice.
+ */
+export async function processReport(
+  db: Kysely<Database>,
+  input: { readonly payload: BounceJobPayload; readonly raw: Buffer },
+): Promise<ReportOutcome> {
+  const { payload, raw } = input;
+  const sha256 = crypto.createHash('sha256').update(raw).digest('hex');
+  const reading: ReportReading = readReport(raw);
+  const tried = messageCandidates({
+    rcptTo: payload.rcptTo,
+    raw,
+    originalMessageId: reading.originalMessageId,
+  });
+  return db.transaction().execute(async (trx): Promise<ReportOutcome> => {
+    const at = isoNow();
+    const found = reading.results.length > 0 ? await findMessage(trx, tried) : undefined;
+    const outcome = reading.results.length === 0 ? 'not_a_report' : found ? 'matched' : 'unmatched';
+    const recorded = await repo.insertReport(trx, {
+      sha256,
+      source: reportSource(payload),
+      outcome,
+      user_id: found?.email.user_id ?? null,
+      email_id: found?.email.id ?? null,
+      matched_by: found?.matchedBy ?? null,
+      original_message_id: reading.originalMessageId,
+      results: JSON.stringify(reading.results),
+      size: raw.length,
+      received_at: payload.receivedAt,
+      processed_at: at,
+    });
+    if (!recorded) return { kind: 'duplicate' };
+    if (outcome === 'not_a_report') return { kind: 'not_a_report' };
+    if (!found) return { kind: 'unmatched', tried };
+    const recipients = await delivery.listRecipients(trx, found.email.id);
+    const mapping = mapResults({
+      results: reading.results,
+      recipients: recipients.map((r) => r.address),
+      originalRecipients: reading.originalRecipients,
+    });
+    const effects = await applyReportEffects(trx, found.email, mapping.mapped, at);
+    return { kind: 'matched', email: found.email, matchedBy: found.matchedBy, mapping, effects };
+  });
+}
+
+function resultFields(r: BounceResult): Record<string, unknown> {
+  return { kind: r.kind, status: r.status, smtpCode: r.smtpCode, reason: r.reason, action: r.action };
+}
+
+function logOutcome(log: Logger, payload: BounceJobPayload, o: ReportOutcome): void {
+  const base = { sha256: payload.sha256, source: reportSource(payload), remoteIp: payload.remoteIp };
+  if (o.kind === 'duplicate') log.info({ event: 'bounce_duplicate', ...base }, 'report processed before');
+  else if (o.kind === 'not_a_report') log.info({ event: 'bounce_not_a_report', ...base }, 'not a report');
+  else if (o.kind === 'unmatched') {
+    log.warn({ event: 'bounce_unmatched', ...base, tried: o.tried }, 'report not tied to a message');
+  } else {
+    const where = { ...base, emailId: o.email.id, userId: o.email.user_id, matchedBy: o.matchedBy };
+    for (const e of o.effects) {
+      const line = {
+        event: e.plan.logEvent,
+        ...where,
+        recipient: e.recipient,
+        ...resultFields(e.result),
+        response: reportReason(e.result),
+        applied: e.applied,
+        from: e.from,
+        to: e.to,
+        suppressed: e.suppressed,
+      };
+      if (e.plan.logEvent === 'hard_bounce' || e.plan.logEvent === 'complaint')
+        log.warn(line, e.plan.logEvent);
+      else log.info(line, e.plan.logEvent);
+    }
+    for (const r of o.mapping.unmapped) {
+      log.warn(
+        { event: 'bounce_recipient_unmatched', ...where, recipient: r.recipient, ...resultFields(r) },
+        'report names no recipient of the message',
+      );
+    }
+  }
+}
+
+function isMissingFile(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/** The report's bytes, or undefined when it was processed meanwhile (a content-addressed file another job removed). */
+async function readReportFile(
+  db: Kysely<Database>,
+  payload: BounceJobPayload,
+  log: Logger,
+): Promise<Buffer | undefined> {
+  try {
+    return await readRawMessage(payload.rawPath);
+  } catch (err) {
+    if (!isMissingFile(err) || (await repo.isReportProcessed(db, payload.sha256))) {
+      if (isMissingFile(err)) return undefined;
+      throw err;
+    }
+    log.error({ event: 'bounce_report_missing', sha256: payload.sha256, rawPath: payload.rawPath });
+    throw new PermanentJobError(`raw report ${payload.rawPath} is missing`);
+  }
+}
+
+/**
+ * `bounce-processing`: one stored report from the MX or `POST /internal/bounces`. The
+ * raw file is deleted once its processing committed; `bounce_reports` keeps the reading.
+ */
+export function createBounceHandler(deps: { readonly db: Kysely<Database> }): JobHandler {
+  return async (job, ctx) => {
+    const payload = parseBouncePayload(job.payload);
+    if (!payload) throw new PermanentJobError('bounce-processing payload does not parse');
+    const log = ctx.logger.child({ module: 'bounces' });
+    const raw = (await repo.isReportProcessed(deps.db, payload.sha256))
+      ? undefined
+      : await readReportFile(deps.db, payload, log);
+    const outcome: ReportOutcome = raw
+      ? await processReport(deps.db, { payload, raw })
+      : { kind: 'duplicate' };
+    logOutcome(log, payload, outcome);
+    await deleteRawMessage(payload.rawPath).catch((err: unknown) => {
+      if (!isMissingFile(err)) {
+        log.warn({ event: 'bounce_raw_delete_failed', rawPath: payload.rawPath, error: String(err) });
+      }
+    });
+  };
+}

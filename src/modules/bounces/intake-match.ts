@@ -1,0 +1,140 @@
+// Which message and which of its recipients a report is about (issue 5, item 4). Pure:
+// the job looks the candidates up in the database, in the order given here.
+import { emailIdFromVerp } from '../emails/mta-outcome';
+import type { BounceKind, BounceResult } from './bounce-result';
+import { headerAddresses } from './email-address';
+import { allFields, parseHeaderBlock, splitHeaderBody } from './header-fields';
+import { toByteString } from './mime-message';
+
+/** How a report was tied to its message (stored as `bounce_reports.matched_by`). */
+export type MatchedBy = 'verp' | 'verp_header' | 'message_id';
+
+/** What a report offers for finding its message, strongest evidence first. */
+export interface MessageCandidates {
+  /** Email ids of VERP addresses among the envelope recipients (the MX hook's `rcptTo`). */
+  readonly verp: readonly string[];
+  /** Email ids of VERP addresses in the report's own delivery headers (To, Delivered-To …). */
+  readonly verpHeader: readonly string[];
+  /** The Message-ID of the returned message, as the report quotes it. */
+  readonly messageId: string | null;
+}
+
+/**
+ * Headers a delivering MTA or the reporter puts the envelope recipient in. A DSN is
+ * addressed to the envelope sender (RFC 3464 §2, RFC 5321 §4.5.5), which is our VERP
+ * address, so a report piped in without its envelope still names its message here.
+ */
+const DELIVERY_HEADERS = ['delivered-to', 'x-original-to', 'envelope-to', 'x-envelope-to', 'to'];
+
+/** Header block of the report itself (never of the message it returns), bounded. */
+function reportHeaders(raw: Buffer | string): string {
+  const head = typeof raw === 'string' ? raw.slice(0, 64 * 1024) : raw.subarray(0, 64 * 1024);
+  return splitHeaderBody(toByteString(head)).head;
+}
+
+function unique(ids: readonly (string | undefined)[]): string[] {
+  return [...new Set(ids.filter((id): id is string => id !== undefined))];
+}
+
+export function messageCandidates(input: {
+  readonly rcptTo: readonly string[];
+  readonly raw: Buffer | string;
+  readonly originalMessageId: string | null;
+}): MessageCandidates {
+  const fields = parseHeaderBlock(reportHeaders(input.raw));
+  const headerIds = DELIVERY_HEADERS.flatMap((name) =>
+    allFields(fields, name).flatMap((v) => headerAddresses(v).map((a) => emailIdFromVerp(a))),
+  );
+  return {
+    verp: unique(input.rcptTo.map((a) => emailIdFromVerp(a.replace(/^<|>$/g, '')))),
+    verpHeader: unique(headerIds),
+    messageId: input.originalMessageId?.trim() || null,
+  };
+}
+
+/** How a result was tied to one of the message's recipients. */
+export type RecipientRule =
+  /** The report names the address (case-insensitively). */
+  | 'address'
+  /** The report names no address; the returned message's headers name exactly one of ours. */
+  | 'quoted_recipient'
+  /**
+   * The message had one recipient: a report about it can only be about that one, even
+   * when it names another address (an alias or forwarding target) or none (a complaint
+   * without Original-Rcpt-To, an auto-reply from a colleague's mailbox).
+   */
+  | 'only_recipient';
+
+export interface MappedResult {
+  /** The message's recipient address as stored (lower-case). */
+  readonly recipient: string;
+  readonly rule: RecipientRule;
+  readonly result: BounceResult;
+}
+
+export interface RecipientMapping {
+  readonly mapped: readonly MappedResult[];
+  /** Results that could not be tied to one recipient of a multi-recipient message. */
+  readonly unmapped: readonly BounceResult[];
+}
+
+/** Worst news first: one reading per recipient survives (an mbox of reports may repeat one). */
+const STRENGTH: Readonly<Record<BounceKind, number>> = {
+  complaint: 5,
+  hard: 4,
+  soft: 3,
+  delivered: 2,
+  auto_reply: 1,
+};
+
+function strength(r: BounceResult): number {
+  return STRENGTH[r.kind] * 2 + (r.kind === 'soft' && isPermanent(r) ? 1 : 0);
+}
+
+/** A permanent failure: enhanced status class 5 (RFC 3463 §3.1), or a 5xx reply when no status was given. */
+export function isPermanent(r: Pick<BounceResult, 'status' | 'smtpCode'>): boolean {
+  if (r.status !== null) return r.status.startsWith('5.');
+  return r.smtpCode !== null && r.smtpCode >= 500 && r.smtpCode < 600;
+}
+
+function recipientFor(
+  result: BounceResult,
+  recipients: readonly string[],
+  quoted: readonly string[],
+): { recipient: string; rule: RecipientRule } | undefined {
+  const named = result.recipient?.toLowerCase() ?? null;
+  if (named !== null && recipients.includes(named)) return { recipient: named, rule: 'address' };
+  if (named === null) {
+    const ours = quoted.filter((a) => recipients.includes(a));
+    if (ours.length === 1 && ours[0] !== undefined) return { recipient: ours[0], rule: 'quoted_recipient' };
+  }
+  const only = recipients.length === 1 ? recipients[0] : undefined;
+  return only !== undefined ? { recipient: only, rule: 'only_recipient' } : undefined;
+}
+
+/**
+ * Ties each result to one recipient of the message (ARF reports name theirs through
+ * Original-Rcpt-To, which the classifier already reads as the result's recipient).
+ */
+export function mapResults(input: {
+  readonly results: readonly BounceResult[];
+  /** The message's recipient addresses (to, cc, bcc), lower-case. */
+  readonly recipients: readonly string[];
+  /** Recipients the returned message's headers name (`readReport().originalRecipients`). */
+  readonly originalRecipients: readonly string[];
+}): RecipientMapping {
+  const recipients = input.recipients.map((a) => a.toLowerCase());
+  const quoted = [...new Set(input.originalRecipients.map((a) => a.toLowerCase()))];
+  const byRecipient = new Map<string, MappedResult>();
+  const unmapped: BounceResult[] = [];
+  for (const result of input.results) {
+    const to = recipientFor(result, recipients, quoted);
+    if (!to) {
+      unmapped.push(result);
+      continue;
+    }
+    const seen = byRecipient.get(to.recipient);
+    if (!seen || strength(result) > strength(seen.result)) byRecipient.set(to.recipient, { ...to, result });
+  }
+  return { mapped: [...byRecipient.values()], unmapped };
+}

@@ -1,0 +1,49 @@
+import Router from '@koa/router';
+import { readRawBody } from '../../http/body';
+import type { ApiDeps, AppState } from '../../http/context';
+import { requireInternalToken } from '../../http/internal-auth';
+import { validationError } from '../../shared/app-error';
+import { isoNow } from '../../shared/clock';
+import { storeRawMessage } from '../inbound/raw-store';
+import { enqueueBounceReport } from './intake-payload';
+
+/** Reports larger than this are refused (413): real DSNs and ARF reports are far smaller. */
+export const MAX_REPORT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * `POST /internal/bounces` (spec: Health and operations): a raw report from an MTA
+ * pipe or an operator, any content type. It takes the MX's path: the bytes are stored
+ * durably, one `bounce-processing` job is enqueued, and 202 is answered only after
+ * that commit, so an accepted report is never lost.
+ */
+export function internalBounceRoutes(deps: ApiDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  router.post('/internal/bounces', requireInternalToken(deps.config.internalApiToken), async (ctx) => {
+    const body = await readRawBody(ctx, MAX_REPORT_BYTES);
+    if (body.length === 0) throw validationError('The request body must be the raw report');
+    const stored = await storeRawMessage(deps.config.dataDir, body);
+    const job = await enqueueBounceReport(deps.db, {
+      rawPath: stored.path,
+      sha256: stored.sha256,
+      size: stored.size,
+      mailFrom: null,
+      rcptTo: [],
+      remoteIp: ctx.ip || null,
+      helo: null,
+      receivedAt: isoNow(),
+    });
+    deps.log.info(
+      {
+        event: 'bounce_report_received',
+        source: 'api',
+        jobId: job.id,
+        sha256: stored.sha256,
+        size: stored.size,
+      },
+      'bounce report queued',
+    );
+    ctx.status = 202;
+    ctx.body = { id: job.id, status: 'queued' };
+  });
+  return router;
+}

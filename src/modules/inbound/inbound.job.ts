@@ -1,0 +1,217 @@
+import type { Kysely } from 'kysely';
+import type { AppConfig } from '../../config';
+import type { Database, InboundAttachmentsTable } from '../../db/schema';
+import type { InboundIntakePayload } from '../../mta/inbound-intake';
+import { isoNow } from '../../shared/clock';
+import type { DnsResolver } from '../../shared/dns-resolver';
+import { createDnsResolver } from '../../shared/dns-resolver';
+import { newId } from '../../shared/ids';
+import type { JobHandler } from '../../worker/job-handler';
+import { PermanentJobError } from '../../worker/job-handler';
+import { recordOutbox } from '../emails/email-events.repository';
+import type { AuthResults } from './authenticate-message';
+import { authenticateMessage } from './authenticate-message';
+import { findInboundIdByRawPath, insertInbound } from './inbound.repository';
+import { parseInbound } from './parse-message';
+import { deleteRawMessage, readRawMessage } from './raw-store';
+
+function isStringArray(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}
+
+/** Checks the payload the MX wrote (src/mta/inbound-intake.ts); a malformed one cannot be retried into shape. */
+export function parseInboundPayload(value: unknown): InboundIntakePayload {
+  const p = value as Partial<Record<keyof InboundIntakePayload, unknown>> | null;
+  const str = (v: unknown): v is string => typeof v === 'string';
+  const strOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+  if (
+    p === null ||
+    typeof p !== 'object' ||
+    !str(p.rawPath) ||
+    !str(p.sha256) ||
+    typeof p.size !== 'number' ||
+    !str(p.mailFrom) ||
+    !isStringArray(p.rcptTo) ||
+    !str(p.domainId) ||
+    !str(p.userId) ||
+    !strOrNull(p.remoteIp) ||
+    !strOrNull(p.helo) ||
+    !str(p.receivedAt)
+  ) {
+    throw new PermanentJobError('inbound-processing: malformed payload');
+  }
+  return p as InboundIntakePayload;
+}
+
+export interface ProcessInboundDeps {
+  readonly db: Kysely<Database>;
+  readonly resolver: DnsResolver;
+  /** MAIL_HOSTNAME: the authserv-id of the results. */
+  readonly mailHostname: string;
+}
+
+export type ProcessOutcome =
+  | {
+      readonly kind: 'stored';
+      readonly inboundId: string;
+      readonly auth: AuthResults;
+      readonly attachments: number;
+    }
+  | { readonly kind: 'duplicate'; readonly inboundId: string }
+  | { readonly kind: 'account-gone' };
+
+/**
+ * One accepted message on one receiving domain: parsed, authenticated, stored
+ * with its attachments and announced (`email.received` outbox row), all in one
+ * transaction. Idempotent: the row is keyed on its raw file (unique), so a
+ * re-run after a crash finds it and does nothing.
+ */
+export async function processInbound(
+  deps: ProcessInboundDeps,
+  p: InboundIntakePayload,
+): Promise<ProcessOutcome> {
+  const existing = await findInboundIdByRawPath(deps.db, p.rawPath);
+  if (existing !== undefined) return { kind: 'duplicate', inboundId: existing };
+  const user = await deps.db.selectFrom('users').select('id').where('id', '=', p.userId).executeTakeFirst();
+  if (user === undefined) return { kind: 'account-gone' };
+
+  let raw: Buffer;
+  try {
+    raw = await readRawMessage(p.rawPath);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new PermanentJobError(`inbound-processing: raw file ${p.rawPath} is gone`, { cause: err });
+    }
+    throw err;
+  }
+  const parsed = await parseInbound(raw);
+  const auth = await authenticateMessage({
+    raw,
+    ip: p.remoteIp,
+    helo: p.helo,
+    mailFrom: p.mailFrom,
+    mta: deps.mailHostname,
+    resolver: deps.resolver.mailauth,
+  });
+
+  const inboundId = newId('inb');
+  const now = isoNow();
+  const attachments: InboundAttachmentsTable[] = parsed.attachments.map((a, position) => ({
+    id: newId('att'),
+    inbound_id: inboundId,
+    user_id: p.userId,
+    position,
+    filename: a.filename,
+    content_type: a.contentType,
+    content_id: a.contentId,
+    disposition: a.disposition,
+    size: a.size,
+    sha256: a.sha256,
+    content: a.content,
+  }));
+  const stored = await deps.db.transaction().execute(async (trx) => {
+    // Re-checked inside the transaction: two runs of one job (an expired lease) must not both insert.
+    const raced = await findInboundIdByRawPath(trx, p.rawPath);
+    if (raced !== undefined) return raced;
+    const domain = await trx
+      .selectFrom('domains')
+      .select('id')
+      .where('id', '=', p.domainId)
+      .executeTakeFirst();
+    await insertInbound(
+      trx,
+      {
+        id: inboundId,
+        user_id: p.userId,
+        domain_id: domain?.id ?? null,
+        raw_path: p.rawPath,
+        raw_sha256: p.sha256,
+        size: p.size,
+        mail_from: p.mailFrom,
+        rcpt_to: JSON.stringify(p.rcptTo),
+        remote_ip: p.remoteIp,
+        helo: p.helo,
+        from_address: parsed.fromAddress,
+        from_header: parsed.fromHeader,
+        to_addresses: JSON.stringify(parsed.to),
+        cc_addresses: JSON.stringify(parsed.cc),
+        subject: parsed.subject,
+        message_id: parsed.messageId,
+        date: parsed.date,
+        text: parsed.text,
+        html: parsed.html,
+        headers: JSON.stringify(parsed.headers),
+        spf_result: auth.spfResult,
+        dkim_result: auth.dkimResult,
+        dmarc_result: auth.dmarcResult,
+        authenticated: auth.authenticated ? 1 : 0,
+        attachment_count: attachments.length,
+        attachments_dropped: parsed.attachmentsDropped,
+        read: 0,
+        received_at: p.receivedAt,
+        created_at: now,
+      },
+      attachments,
+    );
+    // docs/webhooks.md: the summary of an inbound message; emailId = inboundId.
+    await recordOutbox(trx, {
+      userId: p.userId,
+      event: 'email.received',
+      emailId: inboundId,
+      recipient: p.rcptTo[0] ?? null,
+      at: p.receivedAt,
+      data: {
+        inboundId,
+        domainId: p.domainId,
+        from: parsed.fromAddress ?? p.mailFrom,
+        to: parsed.to.length > 0 ? parsed.to : p.rcptTo,
+        subject: parsed.subject,
+        authenticated: auth.authenticated,
+        attachmentCount: attachments.length,
+      },
+    });
+    return undefined;
+  });
+  if (stored !== undefined) return { kind: 'duplicate', inboundId: stored };
+  return { kind: 'stored', inboundId, auth, attachments: attachments.length };
+}
+
+export interface InboundHandlerDeps {
+  readonly db: Kysely<Database>;
+  readonly config: AppConfig;
+  readonly resolver?: DnsResolver;
+}
+
+/** The worker's `inbound-processing` handler. */
+export function createInboundHandler(deps: InboundHandlerDeps): JobHandler {
+  const resolver = deps.resolver ?? createDnsResolver({ servers: deps.config.dnsServers });
+  return async (job, ctx) => {
+    const payload = parseInboundPayload(job.payload);
+    const outcome = await processInbound(
+      { db: deps.db, resolver, mailHostname: deps.config.mailHostname },
+      payload,
+    );
+    if (outcome.kind === 'stored') {
+      ctx.logger.info(
+        {
+          event: 'inbound_received',
+          inboundId: outcome.inboundId,
+          domainId: payload.domainId,
+          spf: outcome.auth.spfResult,
+          dkim: outcome.auth.dkimResult,
+          dmarc: outcome.auth.dmarcResult,
+          authenticated: outcome.auth.authenticated,
+          attachments: outcome.attachments,
+          size: payload.size,
+        },
+        'inbound message stored',
+      );
+    } else if (outcome.kind === 'account-gone') {
+      await deleteRawMessage(payload.rawPath);
+      ctx.logger.warn(
+        { event: 'inbound_account_gone', userId: payload.userId },
+        'account deleted: message dropped',
+      );
+    }
+  };
+}

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+export const listInboundQuery = z.strictObject({
+  unread: z.enum(['true', 'false']).optional(),
+  search: z.string().max(200).optional(),
+  domainId: z.string().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  cursor: z.string().max(200).optional(),
+});
+
+export const patchInboundBody = z.strictObject({
+  read: z.boolean(),
+});

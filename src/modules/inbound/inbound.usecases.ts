@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import type { Logger } from '../../shared/logger';
+import { attachmentNotFound, inboundNotFound } from './inbound.errors';
+import * as repo from './inbound.repository';
+import type { InboundSummary, InboundView } from './inbound-view';
+import { inboundSummary, inboundView } from './inbound-view';
+import { deleteRawMessage, readRawMessage } from './raw-store';
+
+export interface InboundPage {
+  readonly data: InboundSummary[];
+  readonly hasMore: boolean;
+  readonly lastId: string | undefined;
+}
+
+export async function listInboundViews(args: {
+  db: Kysely<Database>;
+  query: repo.InboundListQuery;
+}): Promise<InboundPage> {
+  const rows = await repo.listInbound(args.db, args.query);
+  const page = rows.slice(0, args.query.limit);
+  return { data: page.map(inboundSummary), hasMore: rows.length > page.length, lastId: page.at(-1)?.id };
+}
+
+/** Spec, Inbound read state: retrieving a message marks it read. */
+export async function openInbound(args: {
+  db: Kysely<Database>;
+  userId: string;
+  id: string;
+}): Promise<InboundView> {
+  const row = await repo.findInbound(args.db, args.userId, args.id);
+  if (row === undefined) throw inboundNotFound();
+  if (row.read === 0) await repo.setRead(args.db, args.userId, args.id, true);
+  const attachments = await repo.listAttachmentMeta(args.db, [row.id]);
+  return inboundView({ ...row, read: 1 }, attachments);
+}
+
+export async function markInbound(args: {
+  db: Kysely<Database>;
+  userId: string;
+  id: string;
+  read: boolean;
+}): Promise<InboundView> {
+  if (!(await repo.setRead(args.db, args.userId, args.id, args.read))) throw inboundNotFound();
+  const row = await repo.findInbound(args.db, args.userId, args.id);
+  if (row === undefined) throw inboundNotFound();
+  return inboundView(row, await repo.listAttachmentMeta(args.db, [row.id]));
+}
+
+/**
+ * The message row and its attachments go in one statement (cascade); the raw
+ * file after the commit, since this row owns it (one file per job, see
+ * docs/inbound.md). A failed unlink leaves an orphan file, logged, never a row
+ * without its file.
+ */
+export async function deleteInboundMessage(args: {
+  db: Kysely<Database>;
+  log: Logger;
+  userId: string;
+  id: string;
+}): Promise<{ id: string; deleted: true }> {
+  const rawPath = await repo.deleteInbound(args.db, args.userId, args.id);
+  if (rawPath === undefined) throw inboundNotFound();
+  try {
+    await deleteRawMessage(rawPath);
+  } catch (err) {
+    args.log.warn(
+      {
+        event: 'inbound_raw_delete_failed',
+        inboundId: args.id,
+        error: err instanceof Error ? err.message : String(err),
+      },
+      'could not delete the raw message file',
+    );
+  }
+  return { id: args.id, deleted: true };
+}
+
+export async function getAttachment(args: {
+  db: Kysely<Database>;
+  userId: string;
+  id: string;
+  attachmentId: string;
+}): Promise<{ filename: string | null; contentType: string; content: Buffer }> {
+  const row = await repo.findAttachment(args.db, args.userId, args.id, args.attachmentId);
+  if (row === undefined) throw attachmentNotFound();
+  return { filename: row.filename, contentType: row.content_type, content: row.content };
+}
+
+export async function getRaw(args: { db: Kysely<Database>; userId: string; id: string }): Promise<Buffer> {
+  const row = await repo.findInbound(args.db, args.userId, args.id);
+  if (row === undefined) throw inboundNotFound();
+  return readRawMessage(row.raw_path);
+}

@@ -1,0 +1,130 @@
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { enqueue } from '../jobs';
+import type { StoredRaw } from '../modules/inbound/raw-store';
+import { deleteRawMessage, storeRawMessage } from '../modules/inbound/raw-store';
+import type { InboundRoute } from './rcpt-verdict';
+
+/** The SMTP envelope of an accepted transaction. */
+export interface InboundEnvelope {
+  /** MAIL FROM address; '' for the null sender (DSNs). */
+  readonly mailFrom: string;
+  readonly remoteIp: string | null;
+  readonly helo: string | null;
+  /** RFC 3339: when the message was accepted. */
+  readonly receivedAt: string;
+}
+
+interface RawRef {
+  readonly rawPath: string;
+  readonly sha256: string;
+  readonly size: number;
+}
+
+/** `bounce-processing` job from the MX (contract with modules/bounces). */
+export interface BounceIntakePayload extends RawRef, InboundEnvelope {
+  /** The recipients at return-path hosts. */
+  readonly rcptTo: string[];
+}
+
+/** `inbound-processing` job: one per (message, receiving domain). */
+export interface InboundIntakePayload extends RawRef, InboundEnvelope {
+  /** The recipients at this domain's receiving host. */
+  readonly rcptTo: string[];
+  readonly domainId: string;
+  readonly userId: string;
+}
+
+export interface RoutedRecipient {
+  readonly address: string;
+  readonly route: InboundRoute;
+}
+
+export type IntakeGroup =
+  | { readonly kind: 'bounce'; readonly rcptTo: string[] }
+  | {
+      readonly kind: 'inbound';
+      readonly domainId: string;
+      readonly userId: string;
+      readonly rcptTo: string[];
+    };
+
+/** One bounce group for every return-path recipient, one inbound group per receiving domain. */
+export function planIntake(recipients: readonly RoutedRecipient[]): IntakeGroup[] {
+  const bounce: string[] = [];
+  const inbound = new Map<string, { domainId: string; userId: string; rcptTo: string[] }>();
+  for (const r of recipients) {
+    if (r.route.kind === 'return-path') {
+      bounce.push(r.address);
+      continue;
+    }
+    const group = inbound.get(r.route.domainId) ?? {
+      domainId: r.route.domainId,
+      userId: r.route.userId,
+      rcptTo: [],
+    };
+    group.rcptTo.push(r.address);
+    inbound.set(r.route.domainId, group);
+  }
+  const groups: IntakeGroup[] = [];
+  if (bounce.length > 0) groups.push({ kind: 'bounce', rcptTo: bounce });
+  for (const g of inbound.values()) groups.push({ kind: 'inbound', ...g });
+  return groups;
+}
+
+export interface IntakeInput {
+  readonly db: Kysely<Database>;
+  readonly dataDir: string;
+  /** The message as the client sent it; called once. */
+  readonly message: () => Readable;
+  readonly envelope: InboundEnvelope;
+  readonly recipients: readonly RoutedRecipient[];
+}
+
+/**
+ * Makes an accepted message durable before the MX answers 250 (issue 6, item 2):
+ * one raw file per job (each job owns its file: whoever finishes with it deletes
+ * it, no reference counting across job types), each fsynced with its directory,
+ * then every job committed in ONE transaction (WAL, synchronous=FULL). Resolves
+ * with the number of jobs. On any failure the files written are removed and the
+ * error is thrown: the caller answers 4xx and the client retries. A crash between
+ * the files and the commit leaves unreferenced files, never a lost message.
+ */
+export async function acceptInbound(input: IntakeInput): Promise<number> {
+  const groups = planIntake(input.recipients);
+  if (groups.length === 0) throw new Error('no routed recipient to accept the message for');
+  const stored: StoredRaw[] = [];
+  try {
+    for (const _group of groups) {
+      const first = stored[0];
+      const source = first === undefined ? input.message() : createReadStream(first.path);
+      stored.push(await storeRawMessage(input.dataDir, source));
+    }
+    await input.db.transaction().execute(async (trx) => {
+      for (const [i, group] of groups.entries()) {
+        const raw = stored[i];
+        if (raw === undefined) throw new Error('raw file missing for a job');
+        const ref: RawRef = { rawPath: raw.path, sha256: raw.sha256, size: raw.size };
+        if (group.kind === 'bounce') {
+          const payload: BounceIntakePayload = { ...ref, ...input.envelope, rcptTo: group.rcptTo };
+          await enqueue(trx, { queue: 'bounce-processing', payload, dedupeKey: `mx:${raw.path}` });
+        } else {
+          const payload: InboundIntakePayload = {
+            ...ref,
+            ...input.envelope,
+            rcptTo: group.rcptTo,
+            domainId: group.domainId,
+            userId: group.userId,
+          };
+          await enqueue(trx, { queue: 'inbound-processing', payload, dedupeKey: `mx:${raw.path}` });
+        }
+      }
+    });
+  } catch (err) {
+    await Promise.all(stored.map((s) => deleteRawMessage(s.path).catch(() => undefined)));
+    throw err;
+  }
+  return groups.length;
+}
