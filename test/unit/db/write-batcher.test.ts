@@ -42,7 +42,7 @@ describe('WriteBatcher (group commit)', () => {
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 39);
     const failed = results[7];
     assert.equal(failed?.status, 'rejected');
-    assert.match(String((failed).reason), /unit 7 fails/);
+    assert.match(String(failed.reason), /unit 7 fails/);
     const ids = (await db.selectFrom('users').select('id').orderBy('id').execute()).map((r) => r.id);
     assert.equal(ids.length, 39);
     assert.ok(!ids.includes(user(7).id));
