@@ -59,8 +59,40 @@ export function openSqlite(file: string): BetterSqlite3.Database {
   return sqlite;
 }
 
+/**
+ * kysely's SQLite driver prepares every query anew; preparing costs more than
+ * running most of our statements. This hands it a view of the database whose
+ * `prepare` reuses statements by SQL text (bounded, least recently used first out).
+ * Safe because the driver runs a statement to completion (`all`/`run`) before the
+ * next one on this single connection.
+ */
+export function withStatementCache(sqlite: BetterSqlite3.Database, max = 500): BetterSqlite3.Database {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (source: string): BetterSqlite3.Statement => {
+    const hit = cache.get(source);
+    if (hit) {
+      cache.delete(source);
+      cache.set(source, hit);
+      return hit;
+    }
+    const stmt = sqlite.prepare(source);
+    cache.set(source, stmt);
+    if (cache.size > max) cache.delete(cache.keys().next().value as string);
+    return stmt;
+  };
+  return new Proxy(sqlite, {
+    get(target, prop, receiver) {
+      if (prop === 'prepare') return prepare;
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 export function openDb(options: OpenDbOptions): Db {
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect(openSqlite(options.file)) });
+  return new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect(withStatementCache(openSqlite(options.file))),
+  });
 }
 
 /** Applies pending migrations; throws with the failing migration's error. */
