@@ -1,0 +1,214 @@
+// api-accept: keep-alive clients POST /v1/emails (1 recipient, ~5 KB html) for a fixed time.
+// The appliance runs its api process only (no worker/mta), so the figure is the accept path
+// alone: validation, auth, quota, the durable commit (WAL, synchronous=FULL) and the 202.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Bench } from './lib';
+import {
+  applianceRss,
+  childPids,
+  fmt,
+  fmtSpread,
+  html5k,
+  log,
+  percentile,
+  runLoad,
+  sh,
+  sleep,
+  sortNum,
+  spread,
+  startBench,
+  WORK,
+} from './lib';
+import { summarizeProfile } from './profile';
+import type { Options, Section } from './types';
+
+function sendRequest(b: Bench) {
+  const headers = { authorization: `Bearer ${b.apiKey}`, 'content-type': 'application/json' };
+  return (seq: number) => ({
+    method: 'POST',
+    path: '/v1/emails',
+    headers,
+    body: JSON.stringify({
+      from: `Shop <orders@${b.domain}>`,
+      to: `buyer${seq % 1000}@dest.bench.test`,
+      subject: `Your order ${seq}`,
+      html: html5k(seq),
+    }),
+  });
+}
+
+/** fsync/fdatasync calls of a process over `ms`, by strace -c (null when strace is missing). */
+async function countFsyncs(pid: number, during: Promise<unknown>): Promise<number | null> {
+  if (sh('which', ['strace']) === 'unknown') return null;
+  const { spawn } = await import('node:child_process');
+  const out = path.join(WORK, 'strace-fsync.txt');
+  const child = spawn('strace', ['-f', '-c', '-e', 'trace=fsync,fdatasync', '-o', out, '-p', String(pid)], {
+    stdio: 'ignore',
+  });
+  await sleep(300);
+  await during;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGINT');
+  await exited;
+  const text = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
+  let total = 0;
+  for (const m of text.matchAll(/^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(fsync|fdatasync)\s*$/gm)) {
+    total += Number(m[1]);
+  }
+  return total;
+}
+
+export async function apiAccept(opts: Options): Promise<Section> {
+  const connections = opts.full ? 64 : 32;
+  const durationMs = opts.full ? 10_000 : 8_000;
+  const b = await startBench({ processes: ['api'] });
+  const lines: string[] = [];
+  const rates: number[] = [];
+  const p50s: number[] = [];
+  const p99s: number[] = [];
+  const rss: Record<string, number[]> = {};
+  try {
+    const make = sendRequest(b);
+    log(`api-accept: warm-up`);
+    await runLoad({ baseUrl: b.app.baseUrl, connections, durationMs: 2000, make, okStatus: 202 });
+    for (let r = 0; r < opts.repeats; r++) {
+      const res = await runLoad({ baseUrl: b.app.baseUrl, connections, durationMs, make, okStatus: 202 });
+      const lat = sortNum(res.latenciesMs);
+      const rate = res.ok / (res.elapsedMs / 1000);
+      rates.push(rate);
+      p50s.push(percentile(lat, 50));
+      p99s.push(percentile(lat, 99));
+      for (const [k, v] of Object.entries(applianceRss(b.app))) (rss[k] ??= []).push(v);
+      log(
+        `api-accept #${r + 1}: ${fmt(rate)} accepted/s, p50 ${fmt(percentile(lat, 50), 2)} ms, p99 ${fmt(percentile(lat, 99), 2)} ms, non-202 ${res.failed} ${JSON.stringify(res.statuses)}`,
+      );
+      if (res.failed > 0) lines.push(`- repeat ${r + 1}: non-202 answers ${JSON.stringify(res.statuses)}`);
+    }
+    // fsyncs per accepted request (strace on the api process, one extra short run).
+    const apiPid = childPids(b.app).api;
+    let fsyncLine = 'fsyncs per request: strace not available';
+    if (apiPid !== undefined) {
+      let accepted = 0;
+      const run = runLoad({
+        baseUrl: b.app.baseUrl,
+        connections,
+        durationMs: 4000,
+        make,
+        okStatus: 202,
+      }).then((r) => (accepted = r.ok));
+      const n = await countFsyncs(apiPid, run);
+      if (n !== null)
+        fsyncLine = `fsync+fdatasync calls per accepted request (strace -f -c on the api process, 4 s, under strace's slowdown): ${fmt(n / Math.max(1, accepted), 2)} (${n} calls / ${accepted} requests)`;
+    }
+    lines.push(`- ${fsyncLine}`);
+  } finally {
+    await b.stop();
+  }
+
+  const rate = spread(rates);
+  const p99 = spread(p99s);
+  const out: string[] = [
+    `api process only (\`node dist/src/main.js api\`, supervisor + api; no worker or mta), ${connections} keep-alive connections (node http.Agent, client in the bench process on the same 2 cores), ${durationMs / 1000} s per repeat after a 2 s warm-up, ${opts.repeats} repeats. Each request: 1 recipient, ~5 KB html.`,
+    '',
+    '| figure | median (min – max) | target | verdict |',
+    '|---|---|---|---|',
+    `| accepted/s | ${fmtSpread(rate)} | ≥ 2,000 | ${rate.median >= 2000 ? 'met' : `missed: ${fmt(rate.median / 2000, 2)}× of target`} |`,
+    `| p50 latency (ms) | ${fmtSpread(spread(p50s), 2)} | | |`,
+    `| p99 latency (ms) | ${fmtSpread(p99, 2)} | < 25 | ${p99.median < 25 ? 'met' : `missed: ${fmt(p99.median / 25, 2)}× of target`} |`,
+    ...Object.entries(rss).map(([k, v]) => `| RSS ${k} after the run (MiB) | ${fmtSpread(spread(v))} | | |`),
+    '',
+    ...lines,
+  ];
+  if (opts.profile) {
+    out.push('', ...(await profileAccept(connections)));
+  }
+  return { id: 'api-accept', title: 'api-accept', lines: out, figures: { rate, p99 } };
+}
+
+interface SqlStats {
+  prepares: number;
+  prepareMs: number;
+  exec: Record<string, { count: number; ms: number }>;
+}
+
+function readSql(dir: string): SqlStats | null {
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith('sql-')) : [];
+  let best: SqlStats | null = null;
+  for (const f of files) {
+    try {
+      const s = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as SqlStats;
+      if (!best || s.prepares > best.prepares) best = s;
+    } catch {
+      /* being written */
+    }
+  }
+  return best;
+}
+
+function sqlTable(before: SqlStats, after: SqlStats, requests: number, elapsedMs: number): string[] {
+  const rows = Object.entries(after.exec)
+    .map(([sql, a]) => {
+      const b = before.exec[sql] ?? { count: 0, ms: 0 };
+      return { sql, count: a.count - b.count, ms: a.ms - b.ms };
+    })
+    .filter((r) => r.count > 0)
+    .sort((x, y) => y.ms - x.ms);
+  const execMs = rows.reduce((a, r) => a + r.ms, 0);
+  const execCount = rows.reduce((a, r) => a + r.count, 0);
+  const prep = after.prepares - before.prepares;
+  const prepMs = after.prepareMs - before.prepareMs;
+  const per = (x: number): string => fmt(x / Math.max(1, requests), 2);
+  return [
+    `**SQLite statements per accepted request** (better-sqlite3 wrapped by \`bench/sql-counter.ts\`, preloaded with \`--require\`; same run, ${requests} requests in ${fmt(elapsedMs / 1000)} s): ${per(execCount)} statement executions and ${per(prep)} \`prepare()\` calls per request (kysely's SQLite driver prepares every query anew); time on the api's single thread per request: executing ${fmt((execMs / Math.max(1, requests)) * 1000, 0)} µs, preparing ${fmt((prepMs / Math.max(1, requests)) * 1000, 0)} µs. Wall time per request at this throughput: ${fmt((elapsedMs / Math.max(1, requests)) * 1000, 0)} µs.`,
+    '',
+    '| statement (first 90 chars) | executions / request | µs / request | µs / execution |',
+    '|---|---|---|---|',
+    ...rows
+      .slice(0, 20)
+      .map(
+        (r) =>
+          `| \`${r.sql.replace(/\|/g, '\\|')}\` | ${per(r.count)} | ${fmt((r.ms / Math.max(1, requests)) * 1000, 0)} | ${fmt((r.ms / r.count) * 1000, 0)} |`,
+      ),
+  ];
+}
+
+/** One extra run with the api process under --cpu-prof and the SQL counter. */
+async function profileAccept(connections: number): Promise<string[]> {
+  const profDir = path.join(WORK, 'cpu-prof');
+  fs.rmSync(profDir, { recursive: true, force: true });
+  fs.mkdirSync(profDir, { recursive: true });
+  const counter = path.join(__dirname, 'sql-counter.js');
+  const b = await startBench({
+    processes: ['api'],
+    env: {
+      NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir} --require ${counter}`,
+      BENCH_SQL_COUNTER_DIR: profDir,
+    },
+  });
+  let accepted: number;
+  let sql: string[] = [];
+  try {
+    const make = sendRequest(b);
+    await runLoad({ baseUrl: b.app.baseUrl, connections, durationMs: 1000, make, okStatus: 202 });
+    await sleep(1200);
+    const before = readSql(profDir);
+    const res = await runLoad({ baseUrl: b.app.baseUrl, connections, durationMs: 6000, make, okStatus: 202 });
+    await sleep(1200);
+    const after = readSql(profDir);
+    accepted = res.ok;
+    if (before && after) sql = sqlTable(before, after, res.ok, res.elapsedMs);
+    log(`api-accept profile run: ${fmt(res.ok / (res.elapsedMs / 1000))} accepted/s under --cpu-prof`);
+  } finally {
+    await b.stop();
+  }
+  const profiles = fs.readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
+  // The biggest profile is the api process (the supervisor idles).
+  const biggest = profiles
+    .map((f) => ({ f, size: fs.statSync(path.join(profDir, f)).size }))
+    .sort((a, b2) => b2.size - a.size)[0];
+  const prof = biggest
+    ? summarizeProfile(path.join(profDir, biggest.f), accepted)
+    : ['_No CPU profile was written (the api process did not exit cleanly)._'];
+  return [...sql, '', ...prof];
+}

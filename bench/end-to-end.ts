@@ -1,0 +1,230 @@
+// end-to-end: N messages accepted through the API and relayed by the MTA (SMTP_RELAY) to
+// Postfix's smtp-sink; baseline: a private Postfix relaying N messages injected by
+// smtp-source to the same sink. Also the memory scenario: idle RSS of the whole appliance
+// after start, and its peak during the run.
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Bench } from './lib';
+import {
+  applianceRss,
+  ensurePostfix,
+  fmt,
+  fmtSpread,
+  html5k,
+  log,
+  percentile,
+  ports,
+  privatePostfix,
+  runLoad,
+  sleep,
+  smtpSource,
+  sortNum,
+  spread,
+  startBench,
+  startSmtpSink,
+  stopChild,
+} from './lib';
+import type { Options, Section } from './types';
+
+const CONNECTIONS = 32;
+
+interface Run {
+  rate: number;
+  p50: number;
+  p99: number;
+  delivered: number;
+  elapsedMs: number;
+}
+
+async function mailroomRun(
+  b: Bench,
+  n: number,
+  timeoutMs: number,
+  peak: Record<string, number>,
+): Promise<Run> {
+  const db = new Database(path.join(b.app.dataDir, 'mail.db'), { readonly: true, fileMustExist: true });
+  const acceptedAt = new Map<string, number>();
+  const headers = { authorization: `Bearer ${b.apiKey}`, 'content-type': 'application/json' };
+  const t0 = Date.now();
+  const since = new Date(t0 - 1).toISOString();
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      for (const [k, v] of Object.entries(applianceRss(b.app))) peak[k] = Math.max(peak[k] ?? 0, v);
+      await sleep(250);
+    }
+  })();
+  try {
+    const load = await runLoad({
+      baseUrl: b.app.baseUrl,
+      connections: CONNECTIONS,
+      budget: n,
+      okStatus: 202,
+      make: (seq) => ({
+        method: 'POST',
+        path: '/v1/emails',
+        headers,
+        body: JSON.stringify({
+          from: `Shop <orders@${b.domain}>`,
+          to: `buyer${seq}@dest.bench.test`,
+          subject: `Your order ${seq}`,
+          html: html5k(seq),
+        }),
+      }),
+      onOk: (_seq, text, _t0, t1) => {
+        acceptedAt.set((JSON.parse(text) as { id: string }).id, performance.timeOrigin + t1);
+      },
+    });
+    log(`end-to-end: ${load.ok} accepted in ${fmt(load.elapsedMs, 0)} ms (${JSON.stringify(load.statuses)})`);
+    const count = db.prepare(
+      `select count(*) as c from emails where created_at >= ? and status in ('delivered','bounced','failed')`,
+    );
+    const deadline = Date.now() + timeoutMs;
+    let done = 0;
+    while (Date.now() < deadline) {
+      done = (count.get(since) as { c: number }).c;
+      if (done >= load.ok) break;
+      await sleep(200);
+    }
+    const rows = db
+      .prepare(`select id, delivered_at from emails where created_at >= ? and status = 'delivered'`)
+      .all(since) as { id: string; delivered_at: string }[];
+    const lat: number[] = [];
+    let last = t0;
+    for (const r of rows) {
+      const d = Date.parse(r.delivered_at);
+      last = Math.max(last, d);
+      const a = acceptedAt.get(r.id);
+      if (a !== undefined) lat.push(d - a);
+    }
+    const s = sortNum(lat);
+    return {
+      rate: rows.length / ((last - t0) / 1000),
+      p50: percentile(s, 50),
+      p99: percentile(s, 99),
+      delivered: rows.length,
+      elapsedMs: last - t0,
+    };
+  } finally {
+    sampling = false;
+    await sampler;
+    db.close();
+  }
+}
+
+async function postfixRun(pf: ReturnType<typeof privatePostfix>, n: number, timeoutMs: number): Promise<Run> {
+  const sentBefore = pf.logLines().filter((l) => l.includes('status=sent')).length;
+  const t0 = Date.now();
+  const src = await smtpSource({
+    port: pf.port,
+    sessions: CONNECTIONS,
+    messages: n,
+    bytes: 5200,
+    from: 'orders@shop.example.com',
+    to: 'buyer@dest.bench.test',
+  });
+  if (src.code !== 0) log(`smtp-source exited ${src.code}: ${src.stderr.slice(0, 300)}`);
+  const deadline = Date.now() + timeoutMs;
+  let sent: string[] = [];
+  while (Date.now() < deadline) {
+    sent = pf
+      .logLines()
+      .filter((l) => l.includes('status=sent'))
+      .slice(sentBefore);
+    if (sent.length >= n) break;
+    await sleep(50);
+  }
+  const t1 = Date.now();
+  // delay= is Postfix's own arrival-to-delivery time per message (10 ms resolution).
+  const lat = sortNum(sent.map((l) => Number(/ delay=([\d.]+)/.exec(l)?.[1] ?? NaN) * 1000));
+  return {
+    rate: sent.length / ((t1 - t0) / 1000),
+    p50: percentile(lat, 50),
+    p99: percentile(lat, 99),
+    delivered: sent.length,
+    elapsedMs: t1 - t0,
+  };
+}
+
+export async function endToEnd(opts: Options): Promise<{ e2e: Section; memory: Section }> {
+  ensurePostfix();
+  const n = opts.messages;
+  const timeoutMs = Math.max(180_000, n * 60);
+  const [sinkPort, pfPort] = (await ports(2)) as [number, number];
+  const sink = startSmtpSink(sinkPort);
+  const pf = privatePostfix('postfix-relay', pfPort, { relayhost: `[127.0.0.1]:${sinkPort}` });
+  const ours: Run[] = [];
+  const theirs: Run[] = [];
+  const idle: Record<string, number[]> = {};
+  const peaks: Record<string, number[]> = {};
+  try {
+    pf.start();
+    await sleep(1000);
+    for (let r = 0; r < opts.repeats; r++) {
+      // Postfix first, then the appliance, alternating on the same sink.
+      const p = await postfixRun(pf, n, timeoutMs);
+      theirs.push(p);
+      log(`postfix #${r + 1}: ${fmt(p.rate)} delivered/s, p50 ${fmt(p.p50, 0)} ms, p99 ${fmt(p.p99, 0)} ms`);
+      const b = await startBench({ env: { SMTP_RELAY: `127.0.0.1:${sinkPort}` } });
+      try {
+        await sleep(5000);
+        for (const [k, v] of Object.entries(applianceRss(b.app))) (idle[k] ??= []).push(v);
+        const peak: Record<string, number> = {};
+        const m = await mailroomRun(b, n, timeoutMs, peak);
+        ours.push(m);
+        for (const [k, v] of Object.entries(peak)) (peaks[k] ??= []).push(v);
+        log(
+          `mailroom #${r + 1}: ${m.delivered}/${n} delivered, ${fmt(m.rate)} delivered/s, p50 ${fmt(m.p50, 0)} ms, p99 ${fmt(m.p99, 0)} ms, peak RSS ${fmt(peak.total ?? NaN, 0)} MiB`,
+        );
+      } finally {
+        await b.stop();
+      }
+    }
+  } finally {
+    pf.stop();
+    await stopChild(sink);
+  }
+  const rOurs = spread(ours.map((x) => x.rate));
+  const rTheirs = spread(theirs.map((x) => x.rate));
+  const ratios = spread(ours.map((x, i) => x.rate / (theirs[i]?.rate ?? NaN)));
+  const incomplete = ours.filter((x) => x.delivered < n).length;
+  const e2e: Section = {
+    id: 'end-to-end',
+    title: 'end-to-end',
+    figures: { ratio: ratios },
+    lines: [
+      `${n.toLocaleString('en-US')} messages per repeat${opts.full ? '' : ' (reduced from the issue’s 10,000 to keep the default run short; `--full` runs 10,000)'}, ${opts.repeats} repeats, both sides relaying to the same Postfix \`smtp-sink\` on 127.0.0.1. Mailroom: ${CONNECTIONS} keep-alive API clients POST /v1/emails (1 recipient, ~5 KB html), fresh appliance (api + worker + mta/Haraka) per repeat, SMTP_RELAY to the sink; delivered = the email's status \`delivered\` (the worker recorded the relay's 250), time = its \`delivered_at\`; latency = 202 received → \`delivered_at\`. Postfix: private instance (default tuning), \`smtp-source -d -s ${CONNECTIONS} -l 5200\`; delivered = \`status=sent\` lines in its log, latency = Postfix's \`delay=\` (arrival → relay 250).`,
+      '',
+      '| figure | Mailroom | Postfix | ratio (Mailroom/Postfix, per repeat) | target |',
+      '|---|---|---|---|---|',
+      `| delivered/s | ${fmtSpread(rOurs)} | ${fmtSpread(rTheirs)} | ${fmtSpread(ratios, 2)} | ≥ 1.0× ${ratios.median >= 1 ? '(met)' : `(missed by ${fmt((1 - ratios.median) * 100, 0)} %)`} |`,
+      `| p50 accept→delivered (ms) | ${fmtSpread(spread(ours.map((x) => x.p50)), 0)} | ${fmtSpread(spread(theirs.map((x) => x.p50)), 0)} | ${fmtSpread(spread(ours.map((x, i) => x.p50 / (theirs[i]?.p50 ?? NaN))), 2)} | |`,
+      `| p99 accept→delivered (ms) | ${fmtSpread(spread(ours.map((x) => x.p99)), 0)} | ${fmtSpread(spread(theirs.map((x) => x.p99)), 0)} | ${fmtSpread(spread(ours.map((x, i) => x.p99 / (theirs[i]?.p99 ?? NaN))), 2)} | |`,
+      `| wall time for all N (s) | ${fmtSpread(spread(ours.map((x) => x.elapsedMs / 1000)))} | ${fmtSpread(spread(theirs.map((x) => x.elapsedMs / 1000)))} | | |`,
+      '',
+      incomplete > 0
+        ? `- **${incomplete} Mailroom repeat(s) did not deliver all ${n} within ${timeoutMs / 1000} s**; rates count what was delivered.`
+        : `- every repeat delivered all ${n} messages on both sides.`,
+    ],
+  };
+  const idleTotal = spread(idle.total ?? []);
+  const peak = spread(peaks.total ?? []);
+  const memory: Section = {
+    id: 'memory',
+    title: 'memory',
+    figures: { idle: idleTotal, peak },
+    lines: [
+      `RSS (VmRSS from /proc) of the supervisor and every descendant (api, worker, mta and the Haraka process it spawns), measured 5 s after each fresh start of the end-to-end repeats (idle), and sampled every 250 ms during the end-to-end run (peak). ${opts.repeats} repeats.`,
+      '',
+      '| process | idle RSS (MiB) median (min – max) | peak RSS during end-to-end (MiB) |',
+      '|---|---|---|',
+      ...Object.entries(idle).map(
+        ([k, v]) => `| ${k} | ${fmtSpread(spread(v))} | ${fmtSpread(spread(peaks[k] ?? []))} |`,
+      ),
+      '',
+      `- idle total: ${fmtSpread(idleTotal)} MiB — target < 250 MB (238.4 MiB): ${idleTotal.median * 1.048576 < 250 ? 'met' : 'missed'}`,
+      `- peak total during end-to-end (each process's own peak is in the table; they need not coincide): ${fmtSpread(peak)} MiB`,
+    ],
+  };
+  return { e2e, memory };
+}
