@@ -188,7 +188,7 @@ export function evaluateSecretFile(
       'Restore it from a backup; a new key cannot open the data sealed with the old one.',
     ]);
   return result('secret_key', title, 'ok', `${file}, mode ${octal(stat.mode)}`, [
-    'Keep a copy off this host (npm run ctl -- backup includes it).',
+    'Keep a copy off this host: the backup command includes it (docs/backup.md).',
   ]);
 }
 
