@@ -107,6 +107,12 @@ export const configTable = {
     '2587',
     'SMTP submission port for applications (the image sets 587); `0` disables it.',
   ),
+  submissionAllowPlaintext: key(
+    'SUBMISSION_ALLOW_PLAINTEXT',
+    bool,
+    'false',
+    'Offer AUTH on the submission port without STARTTLS (loopback tests only: the API key would cross the network in clear).',
+  ),
   injectPort: key(
     'MTA_INJECT_PORT',
     port,

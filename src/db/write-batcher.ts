@@ -16,8 +16,8 @@ interface Pending {
  * rolled back to its savepoint alone; the others still commit. Nothing is
  * acknowledged before its commit, so 202 keeps meaning "on disk".
  *
- * Under no load a unit commits alone at once; under load batches grow by
- * themselves to what arrived during the previous fsync.
+ * Under no load a unit commits alone after one turn of the event loop; under load
+ * batches grow by themselves to what arrived during the previous fsync.
  */
 export class WriteBatcher {
   private queue: Pending[] = [];
@@ -39,6 +39,9 @@ export class WriteBatcher {
     this.running = true;
     try {
       while (this.queue.length > 0) {
+        // better-sqlite3 commits (and fsyncs) synchronously, blocking the event loop: requests
+        // that arrived meanwhile can only reach run() if we yield before taking the next batch.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         const batch = this.queue.splice(0, this.maxBatch);
         await this.commit(batch);
       }

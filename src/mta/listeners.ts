@@ -3,7 +3,9 @@ import net from 'node:net';
 /**
  * Haraka listens on two ports in one process: the public MX (BIND_ADDRESS:SMTP_PORT)
  * and the loopback injection listener (127.0.0.1:MTA_INJECT_PORT). The config table
- * refuses colliding ports, so the local port tells them apart.
+ * refuses colliding ports, so the local port tells them apart. The submission
+ * listener (SUBMISSION_PORT) counts as 'mx' here (its size and recipient limits);
+ * plugins/mailroom-submission recognises it by its port.
  */
 export type Listener = 'mx' | 'inject';
 

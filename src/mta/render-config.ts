@@ -11,6 +11,8 @@ import { FFDHE2048_PEM, ensureTlsFiles } from './tls-files';
 export type MtaConfig = Pick<
   AppConfig,
   | 'smtpPort'
+  | 'submissionPort'
+  | 'submissionAllowPlaintext'
   | 'injectPort'
   | 'bindAddress'
   | 'dataDir'
@@ -69,6 +71,8 @@ export function templateValues(config: MtaConfig): Record<string, string> {
       listenAddress(config.bindAddress, config.smtpPort),
       // Loopback only, whatever BIND_ADDRESS says: the worker's handoff is never exposed.
       listenAddress('127.0.0.1', config.injectPort),
+      // SMTP submission for applications (issue 10); 0 disables it.
+      ...(config.submissionPort === 0 ? [] : [listenAddress(config.bindAddress, config.submissionPort)]),
     ].join(','),
     me: config.mailHostname,
     // Haraka's one global limit is the injection listener's; mailroom-guard holds
@@ -76,6 +80,8 @@ export function templateValues(config: MtaConfig): Record<string, string> {
     inject_max_bytes: String(injectMaxBytes(config.emailMaxSizeBytes)),
     max_bytes: String(config.emailMaxSizeBytes),
     inject_port: String(config.injectPort),
+    submission_port: String(config.submissionPort),
+    submission_allow_plaintext: String(config.submissionAllowPlaintext),
     // The worker sends all of a message's recipients (to+cc+bcc) in one transaction.
     inject_max_recipients: String(Math.max(MIN_RECIPIENT_CAP, config.emailMaxRecipients)),
     relay_host: config.smtpRelay?.host ?? '',

@@ -6,6 +6,7 @@ import * as m004 from './004-webhooks';
 import * as m005 from './005-governance';
 import * as m006 from './006-inbound';
 import * as m007 from './007-bounces';
+import * as m008 from './008-submission';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '005-governance': m005,
   '006-inbound': m006,
   '007-bounces': m007,
+  '008-submission': m008,
 };

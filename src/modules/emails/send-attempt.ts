@@ -13,6 +13,7 @@ import { classifyHandOffError } from './inject-client';
 import { brandingForSend } from '../branding/branding.usecases';
 import { appendFooter } from '../branding/logo-token';
 import { buildMime, mimeInputFrom } from './mime-builder';
+import { findRawMessage } from './submit-message';
 import { verpAddress } from './mta-outcome';
 import { BEFORE_HAND_OFF, failMessage, recordSent } from './send-records';
 
@@ -79,11 +80,17 @@ export async function attemptSend(
 
   let raw: Buffer;
   try {
+    const submitted = email.source === 'smtp' ? await findRawMessage(deps.db, emailId) : undefined;
+    if (email.source === 'smtp' && submitted === undefined)
+      throw new Error('the submitted message is missing');
     const attachments = await repo.listAttachments(deps.db, emailId);
     // The account's branding footer is added at build time, so an edit applies to mail not yet sent.
     const footer = await brandingForSend({ db: deps.db, baseUrl: deps.baseUrl, userId: email.user_id });
     const input = mimeInputFrom(email, recipients, attachments);
-    raw = await buildMime({ ...input, ...appendFooter({ html: input.html, text: input.text }, footer) });
+    // An SMTP submission is sent as the client wrote it (header-cleaned at submission).
+    raw =
+      submitted ??
+      (await buildMime({ ...input, ...appendFooter({ html: input.html, text: input.text }, footer) }));
   } catch (err) {
     const reason = `message could not be built: ${err instanceof Error ? err.message : String(err)}`;
     const failure: HandOffFailure = {

@@ -79,9 +79,9 @@ describe('renderMtaConfig', () => {
     );
   });
 
-  it('listens publicly on BIND_ADDRESS and for injection on loopback only, in one process', () => {
+  it('listens publicly on BIND_ADDRESS (MX, submission) and for injection on loopback only, in one process', () => {
     const smtp = read(dir, 'smtp.ini');
-    assert.match(smtp, /^listen=0\.0\.0\.0:2525,127\.0\.0\.1:2526$/m);
+    assert.match(smtp, /^listen=0\.0\.0\.0:2525,127\.0\.0\.1:2526,0\.0\.0\.0:2587$/m);
     assert.match(smtp, /^nodes=0$/m);
     assert.match(smtp, /^graceful_shutdown=true$/m);
     assert.match(smtp, /^force_shutdown_timeout=6$/m);
@@ -126,6 +126,7 @@ describe('renderMtaConfig', () => {
       'mailroom-dns',
       'mailroom-tls',
       'mailroom-guard',
+      'mailroom-submission',
       'mailroom-inject',
       'mailroom-dkim',
       'mailroom-rcpt',

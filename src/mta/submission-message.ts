@@ -1,0 +1,104 @@
+import addressparser from 'nodemailer/lib/addressparser';
+
+/** One header field, unfolded value, as it appeared (name case kept). */
+export interface HeaderField {
+  readonly name: string;
+  /** The whole field as sent, continuation lines included, without the final CRLF. */
+  readonly raw: string;
+  readonly value: string;
+}
+
+export interface ParsedSubmission {
+  readonly fields: readonly HeaderField[];
+  readonly body: Buffer;
+}
+
+/** Headers we own: removed from a submitted message before it is stored. */
+export const REMOVED_HEADERS: ReadonlySet<string> = new Set(['dkim-signature', 'return-path', 'bcc']);
+
+/** Splits a message (CRLF or LF) into its header fields and body. */
+export function parseSubmission(raw: Buffer): ParsedSubmission {
+  const text = raw.toString('latin1');
+  const crlf = text.indexOf('\r\n\r\n');
+  const lf = text.indexOf('\n\n');
+  let end: number;
+  let sep: number;
+  if (crlf !== -1 && (lf === -1 || crlf <= lf)) {
+    end = crlf;
+    sep = 4;
+  } else if (lf !== -1) {
+    end = lf;
+    sep = 2;
+  } else {
+    end = text.length;
+    sep = 0;
+  }
+  const lines = text.slice(0, end).split(/\r?\n/);
+  const fields: HeaderField[] = [];
+  for (const line of lines) {
+    if (/^[ \t]/.test(line) && fields.length > 0) {
+      const last = fields[fields.length - 1] as HeaderField;
+      fields[fields.length - 1] = {
+        ...last,
+        raw: `${last.raw}\r\n${line}`,
+        value: `${last.value} ${line.trim()}`,
+      };
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    fields.push({ name: line.slice(0, colon).trim(), raw: line, value: line.slice(colon + 1).trim() });
+  }
+  return { fields, body: raw.subarray(Math.min(raw.length, end + sep)) };
+}
+
+export function headerValue(fields: readonly HeaderField[], name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return fields.find((f) => f.name.toLowerCase() === lower)?.value;
+}
+
+/** Bare addresses of the To and Cc headers, lower-cased. */
+export function headerRecipients(fields: readonly HeaderField[]): Set<string> {
+  const out = new Set<string>();
+  for (const f of fields) {
+    const n = f.name.toLowerCase();
+    if (n !== 'to' && n !== 'cc') continue;
+    for (const a of flatten(addressparser(f.value))) out.add(a.toLowerCase());
+  }
+  return out;
+}
+
+/** Addresses a To or Cc header lists; `type` of a recipient: `to`, `cc`, else `bcc`. */
+export function recipientType(fields: readonly HeaderField[], address: string): 'to' | 'cc' | 'bcc' {
+  const lower = address.toLowerCase();
+  for (const type of ['to', 'cc'] as const) {
+    for (const f of fields) {
+      if (f.name.toLowerCase() !== type) continue;
+      if (flatten(addressparser(f.value)).some((a) => a.toLowerCase() === lower)) return type;
+    }
+  }
+  return 'bcc';
+}
+
+type Parsed = ReturnType<typeof addressparser>;
+function flatten(list: Parsed): string[] {
+  const out: string[] = [];
+  for (const item of list) {
+    if ('group' in item && Array.isArray(item.group)) out.push(...flatten(item.group));
+    else if ('address' in item && typeof item.address === 'string' && item.address !== '')
+      out.push(item.address);
+  }
+  return out;
+}
+
+/**
+ * The message to store: the client's header fields minus the ones we own
+ * (DKIM-Signature, Return-Path, Bcc), a Message-ID added when missing, CRLF
+ * line ends, body untouched.
+ */
+export function cleanSubmission(parsed: ParsedSubmission, messageId: string | undefined): Buffer {
+  const kept = parsed.fields.filter((f) => !REMOVED_HEADERS.has(f.name.toLowerCase())).map((f) => f.raw);
+  if (messageId !== undefined) kept.push(`Message-ID: ${messageId}`);
+  const body = parsed.body.toString('latin1').replace(/\r?\n/g, '\r\n');
+  return Buffer.concat([Buffer.from(`${kept.join('\r\n')}\r\n\r\n`, 'latin1'), Buffer.from(body, 'latin1')]);
+}

@@ -1,0 +1,219 @@
+// SMTP submission end to end: nodemailer → SUBMISSION_PORT (AUTH with an API key) →
+// submitMessage() → worker (email-send) → Haraka injection → DKIM → SMTP_RELAY sink,
+// and the message visible in GET /v1/emails.
+import assert from 'node:assert/strict';
+import dns from 'node:dns';
+import { after, before, describe, it } from 'node:test';
+import type { DNSResolver } from 'mailauth';
+import { authenticate } from 'mailauth';
+import nodemailer from 'nodemailer';
+import path from 'node:path';
+import { openDb } from '../../src/db/connect';
+import { verpAddress } from '../../src/modules/emails/mta-outcome';
+import type { Appliance } from '../helpers/appliance';
+import { startAppliance } from '../helpers/appliance';
+import type { FakeDns } from '../helpers/dns-server';
+import { startDnsServer } from '../helpers/dns-server';
+import type { SmtpSink } from '../helpers/smtp-sink';
+import { startSmtpSink } from '../helpers/smtp-sink';
+import { addVerifiedDomain } from '../helpers/verified-domain';
+
+const DOMAIN = 'apps.example.com';
+
+interface EmailView {
+  id: string;
+  status: string;
+  recipients: { email: string; type: string; status: string }[];
+}
+
+function fakeDnsResolver(server: FakeDns): DNSResolver {
+  const resolver = new dns.promises.Resolver({ timeout: 2_000, tries: 1 });
+  resolver.setServers([server.address]);
+  return (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[] | string[][]>;
+}
+
+interface SmtpError {
+  responseCode?: number;
+  response?: string;
+}
+
+describe('SMTP submission', () => {
+  let dnsServer: FakeDns;
+  let sink: SmtpSink;
+  let app: Appliance;
+  let apiKey: string;
+  let token: string;
+
+  before(async () => {
+    dnsServer = await startDnsServer();
+    sink = await startSmtpSink();
+    app = await startAppliance({
+      env: {
+        DNS_SERVERS: dnsServer.address,
+        SMTP_RELAY: sink.address,
+        MTA_RETRY_INTERVALS: '5,5',
+        RATE_LIMIT_EMAILS_PER_HOUR: '6',
+        NEW_ACCOUNT_EMAILS_PER_HOUR: '6',
+        SUBMISSION_ALLOW_PLAINTEXT: 'true',
+      },
+    });
+    const account = await app.api.registerWithKey();
+    apiKey = account.apiKey;
+    token = account.token;
+    await addVerifiedDomain(app, dnsServer, token, DOMAIN);
+  });
+  after(async () => {
+    await app.stop();
+    await sink.close();
+    await dnsServer.close();
+  });
+
+  function transport(pass: string, secure: 'plain' | 'starttls' = 'plain') {
+    return nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: app.ports.submission,
+      secure: false,
+      ignoreTLS: secure === 'plain',
+      requireTLS: secure === 'starttls',
+      tls: { rejectUnauthorized: false },
+      auth: { user: 'apikey', pass },
+    });
+  }
+
+  async function view(id: string): Promise<EmailView> {
+    const res = await app.api.get<EmailView>(`/v1/emails/${id}`, { token: apiKey });
+    assert.equal(res.status, 200, res.text);
+    return res.body;
+  }
+
+  it('accepts a message without TLS (SUBMISSION_ALLOW_PLAINTEXT), honours Bcc, delivers it DKIM-signed', async () => {
+    const info = await transport(apiKey).sendMail({
+      from: `App <noreply@${DOMAIN}>`,
+      to: 'user@dest.test',
+      bcc: 'hidden@dest.test',
+      subject: 'Hello over SMTP',
+      text: 'Sent by an application',
+      headers: { 'X-App': 'gitea' },
+    });
+    const id = /Queued as (email_[A-Za-z0-9_-]+)/.exec(info.response)?.[1];
+    assert.ok(id, info.response);
+
+    const copies = await sink.waitForMessages(1, 40_000);
+    const mine = copies.filter((m) => m.mailFrom === verpAddress(id, DOMAIN));
+    assert.ok(mine.length > 0, 'delivered with the VERP sender');
+    const deadline = Date.now() + 20_000;
+    while (
+      sink.messages.filter((m) => m.mailFrom === verpAddress(id, DOMAIN)).flatMap((m) => m.rcptTo).length <
+        2 &&
+      Date.now() < deadline
+    ) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const all = sink.messages.filter((m) => m.mailFrom === verpAddress(id, DOMAIN));
+    assert.deepEqual(all.flatMap((m) => m.rcptTo).sort(), ['hidden@dest.test', 'user@dest.test']);
+    const message = all[0];
+    assert.ok(message);
+    const raw = message.raw.toString('latin1');
+    assert.doesNotMatch(raw, /^bcc:/im);
+    assert.match(raw, /^X-App: gitea/im);
+    assert.match(raw, /^Subject: Hello over SMTP/im);
+    const auth = await authenticate(message.raw, {
+      ip: '127.0.0.1',
+      helo: 'mx.mailroom.test',
+      sender: message.mailFrom,
+      resolver: fakeDnsResolver(dnsServer),
+    });
+    assert.equal(auth.dkim.results[0]?.status.result, 'pass', JSON.stringify(auth.dkim.results[0]?.status));
+
+    const v = await view(id);
+    assert.deepEqual(Object.fromEntries(v.recipients.map((r) => [r.email, r.type])), {
+      'user@dest.test': 'to',
+      'hidden@dest.test': 'bcc',
+    });
+    const list = await app.api.get<{ data: { id: string }[] }>('/v1/emails', { token: apiKey });
+    assert.ok(
+      list.body.data.some((e) => e.id === id),
+      list.text,
+    );
+  });
+
+  it('accepts a message over STARTTLS (self-signed certificate)', async () => {
+    const info = await transport(apiKey, 'starttls').sendMail({
+      from: `noreply@${DOMAIN}`,
+      to: 'tls@dest.test',
+      subject: 'Over TLS',
+      text: 'encrypted',
+      messageId: '<kept-by-mailroom@apps.example.com>',
+    });
+    assert.match(info.response, /^250 .*Queued as email_/);
+    const messages = await sink.waitForMessages(3, 40_000);
+    const copy = messages.find((m) => m.rcptTo.includes('tls@dest.test'));
+    assert.ok(copy);
+    assert.match(copy.raw.toString('latin1'), /^Message-ID: <kept-by-mailroom@apps\.example\.com>/im);
+  });
+
+  it('refuses a bad API key with 535', async () => {
+    await assert.rejects(
+      transport('re_live_not-a-real-key').sendMail({
+        from: `noreply@${DOMAIN}`,
+        to: 'x@dest.test',
+        text: 'x',
+      }),
+      (err: SmtpError) => err.responseCode === 535,
+    );
+    const db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    try {
+      const audited = await db
+        .selectFrom('audit_log')
+        .select(['action', 'ip'])
+        .where('action', '=', 'user.login_failed')
+        .execute();
+      assert.ok(audited.length >= 1, 'failed AUTH audited');
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('refuses an unverified From domain with 5xx', async () => {
+    await assert.rejects(
+      transport(apiKey).sendMail({ from: 'someone@not-mine.test', to: 'x@dest.test', text: 'x' }),
+      (err: SmtpError) => {
+        assert.equal(Math.floor((err.responseCode ?? 0) / 100), 5, String(err.response));
+        assert.match(String(err.response), /not-mine\.test/);
+        return true;
+      },
+    );
+  });
+
+  it('answers 451 4.7.1 when the quota is spent, so the client retries', async () => {
+    await assert.rejects(
+      transport(apiKey).sendMail({
+        from: `noreply@${DOMAIN}`,
+        to: ['a@dest.test', 'b@dest.test', 'c@dest.test', 'd@dest.test', 'e@dest.test'],
+        text: 'too many',
+      }),
+      (err: SmtpError) => {
+        assert.equal(err.responseCode, 451, String(err.response));
+        assert.match(String(err.response), /4\.7\.1/);
+        return true;
+      },
+    );
+  });
+
+  it('refuses AUTH for a suspended account', async () => {
+    const db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    try {
+      await db.updateTable('users').set({ status: 'SUSPENDED' }).execute();
+    } finally {
+      await db.destroy();
+    }
+    await assert.rejects(
+      transport(apiKey).sendMail({ from: `noreply@${DOMAIN}`, to: 'x@dest.test', text: 'x' }),
+      (err: SmtpError) => {
+        assert.equal(err.responseCode, 535, String(err.response));
+        assert.match(String(err.response), /suspended/);
+        return true;
+      },
+    );
+  });
+});
