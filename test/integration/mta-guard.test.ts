@@ -75,6 +75,7 @@ describe('mailroom-guard on Haraka', () => {
       DATA_DIR: dataDir,
       SMTP_PORT: String(smtp),
       MTA_INJECT_PORT: String(inject),
+      SUBMISSION_PORT: '0',
       BIND_ADDRESS: '127.0.0.1',
       MAIL_HOSTNAME: 'mx.test.example',
       DNS_SERVERS: dns.address,

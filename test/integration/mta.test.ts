@@ -24,6 +24,8 @@ async function mtaEnv(dns: FakeDns): Promise<Record<string, string>> {
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-mta-')),
     SMTP_PORT: String(smtp),
     MTA_INJECT_PORT: String(inject),
+    // No submission listener: its default port would be shared by every test's Haraka.
+    SUBMISSION_PORT: '0',
     BIND_ADDRESS: '127.0.0.1',
     MAIL_HOSTNAME: HOSTNAME,
     DNS_SERVERS: dns.address,
