@@ -8,13 +8,11 @@ import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import { findUserById } from '../accounts/accounts.repository';
-import { domainNotFound } from '../domains/domains.errors';
-import { findDomainByName } from '../domains/domains.repository';
 import { findSuppressed } from '../suppressions/suppressions.repository';
+import { resolveSendingDomain } from './sending-domain';
 import { canonicalAddress, parseMailbox } from './address';
 import { recordEmailEvent } from './email-events.repository';
 import {
-  domainNotVerified,
   emailQueueFailed,
   emailTooLarge,
   invalidFromAddress,
@@ -114,26 +112,7 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
 
   const from = parseMailbox(input.from);
   if (!from) throw invalidFromAddress(`from is not a usable address: ${input.from}`, { field: 'from' });
-  const domain = await findDomainByName(db, userId, from.domain);
-  if (!domain)
-    throw domainNotFound(`The domain ${from.domain} is not on this account`, { domain: from.domain });
-  if (domain.status !== 'VERIFIED') {
-    throw domainNotVerified(`The domain ${domain.domain} has not verified SPF and DKIM`, {
-      domainId: domain.id,
-      status: domain.status,
-    });
-  }
-  const allowed = JSON.parse(domain.addresses) as string[];
-  if (
-    domain.restrict_senders === 1 &&
-    allowed.length > 0 &&
-    !allowed.includes(from.localPart.toLowerCase())
-  ) {
-    throw invalidFromAddress(
-      `${domain.domain} only sends from ${allowed.map((a) => `${a}@${domain.domain}`).join(', ')}`,
-      { field: 'from', allowed: allowed.map((a) => `${a}@${domain.domain}`) },
-    );
-  }
+  const domain = await resolveSendingDomain(db, userId, from);
 
   const recipients = screenRecipients(input, config.emailMaxRecipients);
   const replyTo = replyToList(input);

@@ -8,14 +8,12 @@ import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 import { findUserById } from '../accounts/accounts.repository';
 import { requestAbuseEvaluation } from '../abuse/abuse.jobs';
-import { domainNotFound } from '../domains/domains.errors';
-import { findDomainByName } from '../domains/domains.repository';
 import { findSuppressed } from '../suppressions/suppressions.repository';
 import { cleanSubmission, headerValue, parseSubmission, recipientType } from '../../mta/submission-message';
 import { canonicalAddress, parseMailbox } from './address';
+import { resolveSendingDomain } from './sending-domain';
 import { recordEmailEvent } from './email-events.repository';
 import {
-  domainNotVerified,
   emailQueueFailed,
   emailTooLarge,
   invalidFromAddress,
@@ -62,26 +60,7 @@ export async function submitMessage(deps: SubmitDeps, input: SubmitInput): Promi
   const fromHeader = headerValue(parsed.fields, 'from') ?? input.mailFrom;
   const from = parseMailbox(fromHeader);
   if (!from) throw invalidFromAddress(`From is not a usable address: ${fromHeader}`, { field: 'from' });
-  const domain = await findDomainByName(db, userId, from.domain);
-  if (!domain)
-    throw domainNotFound(`The domain ${from.domain} is not on this account`, { domain: from.domain });
-  if (domain.status !== 'VERIFIED') {
-    throw domainNotVerified(`The domain ${domain.domain} has not verified SPF and DKIM`, {
-      domainId: domain.id,
-      status: domain.status,
-    });
-  }
-  const allowed = JSON.parse(domain.addresses) as string[];
-  if (
-    domain.restrict_senders === 1 &&
-    allowed.length > 0 &&
-    !allowed.includes(from.localPart.toLowerCase())
-  ) {
-    throw invalidFromAddress(
-      `${domain.domain} only sends from ${allowed.map((a) => `${a}@${domain.domain}`).join(', ')}`,
-      { field: 'from' },
-    );
-  }
+  const domain = await resolveSendingDomain(db, userId, from);
 
   if (input.rcptTo.length === 0)
     throw invalidRecipient('At least one recipient is required', { field: 'to' });
