@@ -15,6 +15,7 @@ import type { ApiDeps, AppState } from './context';
 import { errorMiddleware } from './error-middleware';
 import { healthRoutes } from './health.routes';
 import { createMetrics } from './metrics';
+import { openApiRoutes } from './openapi';
 import { rateLimitByIp } from './rate-limit';
 import { RateLimiter } from './rate-limiter';
 
@@ -61,6 +62,7 @@ export function createApp(deps: ApiDeps): ApiApp {
   for (const router of [
     healthRoutes(deps),
     metrics.router,
+    openApiRoutes({ baseUrl: deps.config.baseUrl }),
     accountRoutes(deps, credentialLimiter),
     apiKeyRoutes(deps),
     domainRoutes(deps),

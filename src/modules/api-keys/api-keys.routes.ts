@@ -8,7 +8,7 @@ import { requestActor, requireAuth } from '../../http/context';
 import { listKeys } from './api-keys.repository';
 import { apiKeyView, createApiKey, revokeApiKey } from './api-keys.usecases';
 
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   name: z
     .string()
     .trim()

@@ -26,7 +26,7 @@ const footerPart = (max: number) =>
     .nullable()
     .optional();
 
-const footerBody = z.strictObject({ html: footerPart(20_000), text: footerPart(5_000) });
+export const footerBody = z.strictObject({ html: footerPart(20_000), text: footerPart(5_000) });
 
 /** `/v1/branding`: the account's logo and footer (API key or session). */
 export function brandingRoutes(deps: ApiDeps): Router<AppState> {

@@ -8,7 +8,7 @@ import { getSettings, lowerOwnLimits } from './settings.usecases';
 
 const limit = z.number().int().min(0).max(10_000_000).nullable();
 
-const limitsBody = z
+export const limitsBody = z
   .strictObject({ emailsPerHour: limit.optional(), emailsPerDay: limit.optional() })
   .refine((b) => b.emailsPerHour !== undefined || b.emailsPerDay !== undefined, {
     message: 'give emailsPerHour and/or emailsPerDay',

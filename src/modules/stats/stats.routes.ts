@@ -10,7 +10,7 @@ import { getOverview } from './stats.usecases';
 /** Longest overview window: a year of daily rows. */
 export const MAX_DAYS = 365;
 
-const overviewQuery = z.strictObject({
+export const overviewQuery = z.strictObject({
   days: z.coerce.number().int().min(1).max(MAX_DAYS).default(30),
 });
 

@@ -24,7 +24,7 @@ const address = z
     return parsed.address.toLowerCase();
   });
 
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   email: address,
   type: z.enum(TYPES),
   reason: z
@@ -34,7 +34,7 @@ const createBody = z.strictObject({
     .optional(),
 });
 
-const listQuery = z.strictObject({
+export const listQuery = z.strictObject({
   email: address.optional(),
   type: z.enum(TYPES).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),

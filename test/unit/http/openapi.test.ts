@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type Router from '@koa/router';
+import pino from 'pino';
+import { parseConfig } from '../../../src/config';
+import type { Db } from '../../../src/db/connect';
+import { migrate, openDb } from '../../../src/db/connect';
+import { WriteBatcher } from '../../../src/db/write-batcher';
+import { createApp } from '../../../src/http/app';
+import type { OpenApiDocument } from '../../../src/http/openapi';
+import { buildOpenApiDocument, ERROR_STATUS } from '../../../src/http/openapi';
+import { SessionSigner } from '../../../src/modules/accounts/sessions';
+import { REPO_ROOT } from '../../helpers/appliance';
+import { checkSchema } from '../../helpers/json-schema';
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** POST/PUT/PATCH routes that take no body. */
+const BODILESS = new Set([
+  'POST /v1/domains/{domainId}/verify',
+  'POST /v1/emails/{id}/cancel',
+  'POST /internal/accounts/{id}/reinstate',
+]);
+
+/** `METHOD /path/{param}` for every route the app's routers register (HEAD comes with GET). */
+function registeredRoutes(middleware: readonly unknown[]): Set<string> {
+  const routes = new Set<string>();
+  for (const fn of middleware) {
+    const router = (fn as { router?: Router }).router;
+    if (!router) continue;
+    for (const layer of router.stack) {
+      if (typeof layer.path !== 'string')
+        throw new Error(`a regexp route cannot be documented: ${layer.path}`);
+      const template = layer.path.replace(/:(\w+)/g, '{$1}');
+      for (const m of layer.methods) if (m !== 'HEAD') routes.add(`${m} ${template}`);
+    }
+  }
+  return routes;
+}
+
+function documentedRoutes(doc: OpenApiDocument): Set<string> {
+  const routes = new Set<string>();
+  for (const [p, item] of Object.entries(doc.paths)) {
+    for (const m of Object.keys(item)) if (HTTP_METHODS.includes(m)) routes.add(`${m.toUpperCase()} ${p}`);
+  }
+  return routes;
+}
+
+type Op = {
+  operationId?: string;
+  parameters?: { name: string; in: string; required?: boolean }[];
+  requestBody?: unknown;
+  responses?: Record<string, { description?: string }>;
+  security?: Record<string, unknown>[];
+};
+
+function operations(doc: OpenApiDocument): [string, string, Op][] {
+  return Object.entries(doc.paths).flatMap(([p, item]) =>
+    Object.entries(item)
+      .filter(([m]) => HTTP_METHODS.includes(m))
+      .map(([m, op]): [string, string, Op] => [m, p, op as Op]),
+  );
+}
+
+describe('OpenAPI document', () => {
+  let db: Db;
+  let middleware: readonly unknown[];
+  let close: () => void;
+  const doc = buildOpenApiDocument({ baseUrl: 'http://localhost:3000' });
+
+  before(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-openapi-'));
+    const config = { ...parseConfig({ DATA_DIR: dir }), secretKey: 'k'.repeat(32) };
+    db = openDb({ file: path.join(dir, 'mail.db') });
+    await migrate(db);
+    const api = createApp({
+      db,
+      writes: new WriteBatcher(db),
+      config,
+      log: pino({ level: 'silent' }),
+      sessions: new SessionSigner(config.secretKey, 60),
+    });
+    middleware = api.app.middleware;
+    close = () => api.close();
+  });
+  after(async () => {
+    close();
+    await db.destroy();
+  });
+
+  it('documents every registered route, and no route that is not registered', () => {
+    const registered = registeredRoutes(middleware);
+    const documented = documentedRoutes(doc);
+    assert.ok(registered.size > 40, `found only ${registered.size} routes: is the router walk broken?`);
+    assert.deepEqual(
+      [...registered].filter((r) => !documented.has(r)),
+      [],
+      'routes missing from the document',
+    );
+    assert.deepEqual(
+      [...documented].filter((r) => !registered.has(r)),
+      [],
+      'documented routes that do not exist',
+    );
+  });
+
+  it('is structurally valid OpenAPI 3.1', () => {
+    assert.match(doc.openapi, /^3\.1\.\d+$/);
+    const info = doc.info as { title?: unknown; version?: unknown };
+    assert.equal(typeof info.title, 'string');
+    assert.equal(typeof info.version, 'string');
+    const schemes = (doc.components as { securitySchemes: Record<string, unknown> }).securitySchemes;
+    const ids = new Set<string>();
+    for (const [method, p, op] of operations(doc)) {
+      const where = `${method.toUpperCase()} ${p}`;
+      assert.ok(p.startsWith('/'), where);
+      assert.ok(op.operationId && !ids.has(op.operationId), `${where}: operationId missing or repeated`);
+      ids.add(op.operationId);
+      const responses = Object.entries(op.responses ?? {});
+      assert.ok(responses.length > 0, `${where}: no responses`);
+      assert.ok(
+        responses.some(([s]) => /^2\d\d$/.test(s)),
+        `${where}: no success response`,
+      );
+      for (const [status, r] of responses) {
+        assert.match(status, /^[1-5]\d\d$/, `${where}: bad status key`);
+        assert.equal(typeof r.description, 'string', `${where} ${status}: description required`);
+      }
+      const templated = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const pathParams = (op.parameters ?? []).filter((x) => x.in === 'path');
+      assert.deepEqual(
+        pathParams.map((x) => x.name),
+        templated,
+        `${where}: path parameters must match the template`,
+      );
+      assert.ok(
+        pathParams.every((x) => x.required === true),
+        `${where}: path parameters are required`,
+      );
+      const keys = (op.parameters ?? []).map((x) => `${x.in}:${x.name}`);
+      assert.equal(new Set(keys).size, keys.length, `${where}: duplicate parameter`);
+      for (const x of op.parameters ?? []) assert.ok(['path', 'query', 'header', 'cookie'].includes(x.in));
+      assert.ok(Array.isArray(op.security), `${where}: security must be explicit`);
+      for (const req of op.security ?? []) {
+        for (const name of Object.keys(req)) assert.ok(name in schemes, `${where}: unknown scheme ${name}`);
+      }
+      if (['post', 'put', 'patch'].includes(method) && !BODILESS.has(where)) {
+        assert.ok(op.requestBody, `${where}: a write without a documented body`);
+      }
+    }
+  });
+
+  it('resolves every $ref', () => {
+    const refs: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        for (const [k, v] of Object.entries(node)) {
+          if (k === '$ref' && typeof v === 'string') refs.push(v);
+          else walk(v);
+        }
+      }
+    };
+    walk(doc);
+    assert.ok(refs.length > 50);
+    for (const ref of refs) {
+      assert.ok(ref.startsWith('#/'), ref);
+      let node: unknown = doc;
+      for (const part of ref.slice(2).split('/'))
+        node = (node as Record<string, unknown> | undefined)?.[part];
+      assert.ok(node !== undefined, `unresolved ${ref}`);
+    }
+  });
+
+  it('gives each error code the status the code base raises it with', () => {
+    const declared = new Map<string, Set<number>>();
+    const walk = (dir: string): void => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(file);
+        else if (file.endsWith('.ts')) {
+          const src = fs.readFileSync(file, 'utf8');
+          for (const m of src.matchAll(/defineError\(\s*'([A-Z_]+)',\s*(\d{3})/g)) {
+            const set = declared.get(m[1] ?? '') ?? new Set<number>();
+            set.add(Number(m[2]));
+            declared.set(m[1] ?? '', set);
+          }
+        }
+      }
+    };
+    walk(path.join(REPO_ROOT, 'src'));
+    for (const [code, status] of Object.entries(ERROR_STATUS)) {
+      assert.deepEqual([...(declared.get(code) ?? [])], [status], `${code}: documented ${status}`);
+    }
+  });
+
+  it('takes request bodies from the zod schemas the routes validate with', () => {
+    const register = doc.paths['/v1/auth/register']?.post as {
+      requestBody: { content: Record<string, { schema: Record<string, unknown> }> };
+    };
+    const schema = register.requestBody.content['application/json']?.schema ?? {};
+    assert.deepEqual(schema.required, ['email', 'password', 'name']);
+    assert.equal(schema.additionalProperties, false);
+    assert.equal((schema.properties as Record<string, { minLength?: number }>).password?.minLength, 10);
+  });
+
+  it('checks responses strictly: a missing or an undeclared field is a problem', () => {
+    const shape = { $ref: '#/components/schemas/DeletedDomain' };
+    assert.deepEqual(checkSchema(doc, shape, { id: 'dom_1', domain: 'a.test', deleted: true }), []);
+    assert.deepEqual(checkSchema(doc, shape, { id: 'dom_1', deleted: true }), ['$: missing required domain']);
+    assert.deepEqual(checkSchema(doc, shape, { id: 'dom_1', domain: 'a.test', deleted: true, x: 1 }), [
+      '$: undeclared property x',
+    ]);
+  });
+});
