@@ -57,7 +57,7 @@ LABEL org.opencontainers.image.title="Mailroom" \
 # tini as PID 1 (forwards SIGTERM to the supervisor, reaps orphans); openssl,
 # with which the MTA generates its self-signed STARTTLS certificate when no
 # TLS_CERT_FILE is given (Node cannot make X.509 certificates); and the
-# capability that lets the non-root `node` user bind 25 and 587, with
+# capability that lets the non-root `node` user bind 25, 465 and 587, with
 # `--network=host` too, where no port mapping can help. It is a file capability
 # on the node binary: the supervisor, its children and Haraka all exec this same
 # binary. setcap runs here, not in a stage copied from: the classic builder's
@@ -93,7 +93,8 @@ ENV NODE_ENV=production \
     SUBMISSION_PORT=587
 
 VOLUME /data
-EXPOSE 25 587 3000
+# 465 (SMTPS) only serves when SMTPS_PORT=465 is set: off by default.
+EXPOSE 25 465 587 3000
 
 USER node
 

@@ -1,8 +1,9 @@
 /**
- * The submission listener (SUBMISSION_PORT, 587 in the image): applications send
- * through the API's pipeline over SMTP.
+ * The submission listeners (SUBMISSION_PORT, 587 in the image; SMTPS_PORT, implicit
+ * TLS, usually 465): applications send through the API's pipeline over SMTP.
  * - AUTH PLAIN/LOGIN (Haraka's auth/auth_base) offered after STARTTLS (mailroom-tls),
- *   or at once with SUBMISSION_ALLOW_PLAINTEXT; username anything, password an API
+ *   at once on SMTPS_PORT (TLS from the first byte), or at once with
+ *   SUBMISSION_ALLOW_PLAINTEXT; username anything, password an API
  *   key. A failed AUTH is audited (`user.login_failed`) and limited per IP.
  * - MAIL: 530 5.7.0 until authenticated. RCPT: any recipient of an authenticated session.
  * - End of DATA (data_post): submitMessage() runs the API's checks and commits in
@@ -33,6 +34,7 @@ type Hook = (this: HarakaPlugin, next: HarakaNext, connection: HarakaConnection,
 
 const state = {
   port: 0,
+  smtpsPort: 0,
   allowPlaintext: false,
   base: undefined as Hook | undefined,
   config: undefined as AppConfig | undefined,
@@ -45,7 +47,8 @@ interface Submitter {
 }
 
 function onSubmission(connection: HarakaConnection): boolean {
-  return state.port !== 0 && connection.local.port === state.port;
+  const port = connection.local.port;
+  return (state.port !== 0 && port === state.port) || (state.smtpsPort !== 0 && port === state.smtpsPort);
 }
 
 function tlsOn(connection: HarakaConnection): boolean {
@@ -65,6 +68,7 @@ export const blankout_password = true;
 export function register(this: HarakaPlugin): void {
   const ini = this.config.get('mailroom.ini');
   state.port = iniInteger(ini, 'mailroom.ini', 'submission', 'port');
+  state.smtpsPort = iniInteger(ini, 'mailroom.ini', 'submission', 'smtps_port');
   const plain = iniValue(ini, 'submission', 'allow_plaintext');
   state.allowPlaintext = plain === true || plain === 'true';
   this.inherits('auth/auth_base');

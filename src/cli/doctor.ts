@@ -4,14 +4,17 @@ import fsp from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import { parseArgs } from 'node:util';
 import type { Config, ConfigProblem } from '../config';
 import { ConfigError, parseConfig, sqlitePath } from '../config';
 import { hostPort } from '../config/parsers';
 import { probeSmtp } from '../mta/probe';
+import type { TlsPair } from '../mta/tls-files';
+import { certificateCovers, readTlsPair } from '../mta/tls-files';
 import { classifyDnsError, serverAddress } from '../shared/dns-resolver';
-import type { Listener } from './backup';
-import { applianceListeners, connectHost, databaseInUse, probeListener } from './backup';
+import type { Listener, ListenerState } from './backup';
+import { applianceListeners, connectHost, databaseInUse, greetingName, probeListener } from './backup';
 
 /**
  * `npm run ctl -- doctor [--json]`: checks the host the appliance runs on and
@@ -330,6 +333,82 @@ export function evaluateClock(input: {
   return result('clock', title, 'ok', summary);
 }
 
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The certificate every SMTP listener serves (STARTTLS, SMTPS): readable, the key
+ * matching, not expired (warn under 14 days), naming MAIL_HOSTNAME. Senders to
+ * the MX accept any certificate (RFC 7435), submission clients and MTA-STS do not.
+ */
+export function evaluateTls(input: {
+  readonly source: 'configured' | 'self-signed';
+  readonly certFile: string;
+  readonly keyFile: string;
+  /** Null: the self-signed pair is not generated yet. */
+  readonly pair: TlsPair | null;
+  readonly mailHostname: string;
+  readonly nowMs: number;
+}): CheckResult {
+  const id = 'tls';
+  const title = 'TLS certificate';
+  const certbot =
+    'For a certificate clients trust, point TLS_CERT_FILE/TLS_KEY_FILE at e.g. certbot’s /etc/letsencrypt/live/<host>/fullchain.pem and privkey.pem; renewals are picked up without a restart (docs/mta.md).';
+  const { pair } = input;
+  if (pair === null)
+    return result(id, title, 'ok', `self-signed, generated for ${input.mailHostname} at the first start`, [
+      certbot,
+    ]);
+  if (!pair.ok) {
+    const where = `${input.certFile} / ${input.keyFile}`;
+    return input.source === 'configured'
+      ? result(id, title, 'fail', `TLS_CERT_FILE/TLS_KEY_FILE unusable: ${pair.reason}`, [
+          `The MTA refuses to start with ${where}: make both readable by the appliance's user and make sure the key belongs to the certificate (the first certificate of the file).`,
+        ])
+      : result(id, title, 'fail', `self-signed pair unusable: ${pair.reason}`, [
+          `Delete ${path.dirname(input.certFile)} and restart: a new self-signed certificate is generated.`,
+        ]);
+  }
+  const c = pair.certificate;
+  const notAfterMs = Date.parse(c.notAfter);
+  const days = Math.floor((notAfterMs - input.nowMs) / DAY_MS);
+  const names = c.names.length > 0 ? c.names.join(', ') : c.subject;
+  const summary = `${input.source === 'self-signed' ? 'self-signed' : input.certFile} for ${names}, valid until ${c.notAfter}`;
+  const details = { source: input.source, certFile: input.certFile, ...c };
+  const hints: string[] = [];
+  let status: CheckStatus = 'ok';
+  let note = '';
+  if (notAfterMs <= input.nowMs) {
+    status = 'fail';
+    note = ' — EXPIRED';
+    hints.push(
+      input.source === 'configured'
+        ? 'Renew it (certbot renew); the new files are used within seconds, no restart needed.'
+        : `Delete ${path.dirname(input.certFile)} and restart to generate a new one.`,
+    );
+  } else if (notAfterMs - input.nowMs < 14 * DAY_MS) {
+    status = 'warn';
+    note = ` — expires in ${days} day${days === 1 ? '' : 's'}`;
+    hints.push('Renew it now (is certbot’s timer running?); renewed files are used without a restart.');
+  }
+  if (!certificateCovers(c.names, input.mailHostname)) {
+    if (input.source === 'configured') {
+      status = worst([status, 'warn']);
+      hints.push(
+        `It does not name MAIL_HOSTNAME ${input.mailHostname}: submission clients that verify will refuse it. Issue it for ${input.mailHostname} (or add it as a SAN).`,
+      );
+    } else {
+      hints.push(
+        `It was made for ${names}, not MAIL_HOSTNAME ${input.mailHostname}: delete ${path.dirname(input.certFile)} and restart to regenerate it.`,
+      );
+    }
+  }
+  if (c.selfSigned)
+    hints.push(
+      `Self-signed: MX senders accept it, but submission clients must skip verification. ${certbot}`,
+    );
+  return result(id, title, status, `${summary}${note}`, hints, details);
+}
+
 export function counts(checks: readonly CheckResult[]): Record<CheckStatus, number> {
   const out: Record<CheckStatus, number> = { ok: 0, warn: 0, fail: 0, skip: 0 };
   for (const c of checks) out[c.status] += 1;
@@ -362,7 +441,7 @@ export function formatReport(report: DoctorReport): string {
   ];
   for (const c of report.checks) {
     lines.push(`  ${LABEL[c.status].padEnd(4)}  ${c.title.padEnd(width)}  ${c.summary}`);
-    if (c.status !== 'ok' || c.id === 'secret_key')
+    if (c.status !== 'ok' || c.id === 'secret_key' || c.id === 'tls')
       for (const h of c.hints) lines.push(`  ${''.padEnd(4)}  ${''.padEnd(width)}  → ${h}`);
   }
   const n = report.counts;
@@ -498,6 +577,22 @@ async function checkSecret(config: Config): Promise<CheckResult> {
   return evaluateSecretFile(file, stat, length);
 }
 
+function checkTls(config: Config, nowMs: number): CheckResult {
+  // The config table refuses one without the other.
+  const configured = config.tlsCertFile !== undefined && config.tlsKeyFile !== undefined;
+  const certFile = config.tlsCertFile ?? path.join(config.dataDir, 'tls', 'cert.pem');
+  const keyFile = config.tlsKeyFile ?? path.join(config.dataDir, 'tls', 'key.pem');
+  const generated = configured || (fs.existsSync(certFile) && fs.existsSync(keyFile));
+  return evaluateTls({
+    source: configured ? 'configured' : 'self-signed',
+    certFile,
+    keyFile,
+    pair: generated ? readTlsPair(keyFile, certFile) : null,
+    mailHostname: config.mailHostname,
+    nowMs,
+  });
+}
+
 async function checkDisk(config: Config): Promise<CheckResult> {
   let dir = config.dataDir;
   while (!fs.existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
@@ -514,11 +609,58 @@ async function checkDisk(config: Config): Promise<CheckResult> {
   }
 }
 
+/**
+ * SMTPS_PORT: TLS first (any certificate), then a 220 naming MAIL_HOSTNAME = ours.
+ * Bounded by `timeoutMs` overall; never rejects.
+ */
+export function probeSmtps(
+  listener: Listener,
+  mailHostname: string,
+  timeoutMs = 1500,
+): Promise<ListenerState> {
+  const host = connectHost(listener.host);
+  const where = `${host}:${listener.port}`;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (state: ListenerState): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(state);
+    };
+    const timer = setTimeout(
+      () => finish({ state: 'foreign', detail: `${where}: no TLS greeting within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
+    const socket = tls.connect({ host, port: listener.port, rejectUnauthorized: false });
+    socket.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ECONNREFUSED') finish({ state: 'free' });
+      else finish({ state: 'foreign', detail: `${where} does not speak TLS: ${err.code ?? err.message}` });
+    });
+    socket.setEncoding('latin1');
+    let banner = '';
+    socket.on('data', (d: string) => {
+      banner += d;
+      if (!banner.includes('\n')) return;
+      const name = greetingName(banner);
+      finish(
+        name === mailHostname.toLowerCase()
+          ? { state: 'ours', detail: `${where} greets over TLS as ${name}` }
+          : { state: 'foreign', detail: `${where} greets as ${name ?? banner.trim()}` },
+      );
+    });
+  });
+}
+
+type Probe = (listener: Listener, mailHostname: string, timeoutMs: number) => Promise<ListenerState>;
+
 /** Tries to bind the listener's address; when taken, asks who answers there. */
 export async function portState(
   listener: Listener,
   mailHostname: string,
   timeoutMs = 1500,
+  probe: Probe = probeListener,
 ): Promise<PortState> {
   const code = await new Promise<string | null>((resolve) => {
     const server = net.createServer();
@@ -529,7 +671,7 @@ export async function portState(
   });
   if (code === null) return { state: 'bindable' };
   if (code !== 'EADDRINUSE') return { state: 'denied', code };
-  const who = await probeListener(listener, mailHostname, timeoutMs);
+  const who = await probe(listener, mailHostname, timeoutMs);
   if (who.state === 'ours') return { state: 'ours', detail: who.detail };
   if (who.state === 'foreign') return { state: 'foreign', detail: who.detail };
   // In use, but nothing answers from here (e.g. bound to another address only).
@@ -538,9 +680,16 @@ export async function portState(
 
 async function checkPorts(config: Config): Promise<CheckResult[]> {
   const uid = typeof process.getuid === 'function' ? process.getuid() : null;
+  const listeners: [Listener, Probe][] = applianceListeners(config).map((l) => [l, probeListener]);
+  // Implicit TLS: the plain SMTP probe would see no greeting there.
+  if (config.smtpsPort !== 0)
+    listeners.push([
+      { env: 'SMTPS_PORT', host: config.bindAddress, port: config.smtpsPort, kind: 'smtp' },
+      probeSmtps,
+    ]);
   return Promise.all(
-    applianceListeners(config).map(async (l) =>
-      evaluatePort(l, await portState(l, config.mailHostname), uid),
+    listeners.map(async ([l, probe]) =>
+      evaluatePort(l, await portState(l, config.mailHostname, 1500, probe), uid),
     ),
   );
 }
@@ -775,6 +924,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
   if (config === null) {
     for (const [id, title] of [
       ['data_dir', 'DATA_DIR'],
+      ['tls', 'TLS certificate'],
       ['ports', 'Ports'],
       ['dns', 'DNS resolver'],
       ['outbound', 'Outbound SMTP'],
@@ -782,6 +932,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
       checks.push(result(id, title, 'skip', 'configuration invalid'));
   } else {
     checks.push(await checkDataDir(config), await checkSecret(config), await checkDisk(config));
+    checks.push(checkTls(config, now()));
     checks.push(...(await checkPorts(config)));
     if (network) {
       const resolver = makeResolver(config, options.dnsTimeoutMs ?? 2000);
@@ -815,9 +966,9 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
   return buildReport(config?.dataDir ?? null, checks, now());
 }
 
-export const DOCTOR_USAGE = `  doctor [--json] [--offline]                check this host: configuration, DATA_DIR, disk, ports,
-         [--outbound-probe HOST[:PORT]]      DNS, reverse DNS vs MAIL_HOSTNAME, outbound port 25,
-         [--public-ip IP]... [--clock-url URL]  clock; exit code 1 when a check fails`;
+export const DOCTOR_USAGE = `  doctor [--json] [--offline]                check this host: configuration, DATA_DIR, disk, TLS,
+         [--outbound-probe HOST[:PORT]]      ports, DNS, reverse DNS vs MAIL_HOSTNAME, outbound
+         [--public-ip IP]... [--clock-url URL]  port 25, clock; exit code 1 when a check fails`;
 
 /** `ctl doctor …`: prints the report, returns the exit code. */
 export async function doctorCommand(args: readonly string[]): Promise<number> {

@@ -107,6 +107,12 @@ export const configTable = {
     '2587',
     'SMTP submission port for applications (the image sets 587); `0` disables it.',
   ),
+  smtpsPort: key(
+    'SMTPS_PORT',
+    port,
+    '0',
+    'Implicit-TLS submission port (SMTPS, RFC 8314; 465 is the usual value): the submission listener with TLS from the first byte, same API-key AUTH and certificate. `0` (default) disables it.',
+  ),
   submissionAllowPlaintext: key(
     'SUBMISSION_ALLOW_PLAINTEXT',
     bool,
@@ -188,7 +194,7 @@ export const configTable = {
   tlsCertFile: optional(
     'TLS_CERT_FILE',
     str,
-    'PEM certificate (chain) the MX offers with STARTTLS; set together with `TLS_KEY_FILE`. Unset: a self-signed certificate for `MAIL_HOSTNAME`, generated once into `$DATA_DIR/tls/`.',
+    'PEM certificate (chain) offered on every SMTP listener (STARTTLS on the MX and submission, SMTPS); set together with `TLS_KEY_FILE`. Polled every 2 s: a renewed pair (e.g. certbot) is used for new connections without a restart. Unset: a self-signed certificate for `MAIL_HOSTNAME`, generated once into `$DATA_DIR/tls/`.',
   ),
   tlsKeyFile: optional('TLS_KEY_FILE', str, 'PEM private key of `TLS_CERT_FILE`.'),
   smtpRelay: optional(

@@ -66,6 +66,7 @@ function crossKeyProblems(config: Config): ConfigProblem[] {
     ['WORKER_PORT', config.workerPort],
     ['SMTP_PORT', config.smtpPort],
     ['SUBMISSION_PORT', config.submissionPort],
+    ['SMTPS_PORT', config.smtpsPort],
     ['MTA_INJECT_PORT', config.injectPort],
   ];
   const problems: ConfigProblem[] = [];

@@ -4,8 +4,9 @@ import net from 'node:net';
  * Haraka listens on two ports in one process: the public MX (BIND_ADDRESS:SMTP_PORT)
  * and the loopback injection listener (127.0.0.1:MTA_INJECT_PORT). The config table
  * refuses colliding ports, so the local port tells them apart. The submission
- * listener (SUBMISSION_PORT) counts as 'mx' here (its size and recipient limits);
- * plugins/mailroom-submission recognises it by its port.
+ * listeners (SUBMISSION_PORT, and SMTPS_PORT with implicit TLS) count as 'mx' here
+ * (their size and recipient limits); plugins/mailroom-submission recognises them by
+ * their port.
  */
 export type Listener = 'mx' | 'inject';
 

@@ -12,6 +12,7 @@ export type MtaConfig = Pick<
   AppConfig,
   | 'smtpPort'
   | 'submissionPort'
+  | 'smtpsPort'
   | 'submissionAllowPlaintext'
   | 'injectPort'
   | 'bindAddress'
@@ -36,6 +37,9 @@ export interface RenderedMta {
   /** Where the STARTTLS certificate came from. */
   readonly tls: 'configured' | 'self-signed';
 }
+
+/** How often mailroom-tls looks at the certificate files for a renewal. */
+export const TLS_RELOAD_MS = 2_000;
 
 // dist/src/mta → repository root.
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -73,7 +77,11 @@ export function templateValues(config: MtaConfig): Record<string, string> {
       listenAddress('127.0.0.1', config.injectPort),
       // SMTP submission for applications (issue 10); 0 disables it.
       ...(config.submissionPort === 0 ? [] : [listenAddress(config.bindAddress, config.submissionPort)]),
+      // Implicit TLS (SMTPS, RFC 8314): smtp.ini's smtps_port makes Haraka serve it with TLS.
+      ...(config.smtpsPort === 0 ? [] : [listenAddress(config.bindAddress, config.smtpsPort)]),
     ].join(','),
+    // Haraka's default is 465: with 0 no listener is implicit TLS unless SMTPS_PORT says so.
+    smtps_port: String(config.smtpsPort),
     me: config.mailHostname,
     // Haraka's one global limit is the injection listener's; mailroom-guard holds
     // the MX to EMAIL_MAX_SIZE_BYTES (src/mta/size-limits.ts).
@@ -82,6 +90,7 @@ export function templateValues(config: MtaConfig): Record<string, string> {
     inject_port: String(config.injectPort),
     submission_port: String(config.submissionPort),
     submission_allow_plaintext: String(config.submissionAllowPlaintext),
+    tls_reload_ms: String(TLS_RELOAD_MS),
     // The worker sends all of a message's recipients (to+cc+bcc) in one transaction.
     inject_max_recipients: String(Math.max(MIN_RECIPIENT_CAP, config.emailMaxRecipients)),
     relay_host: config.smtpRelay?.host ?? '',
@@ -144,7 +153,14 @@ export interface RenderOptions {
 export function renderMtaConfig(config: MtaConfig, options: RenderOptions = {}): RenderedMta {
   const templateDir = options.templateDir ?? TEMPLATE_DIR;
   const pluginDistDir = options.pluginDistDir ?? PLUGIN_DIST_DIR;
-  const values = templateValues(config);
+  // First, so an unusable pair stops the start before anything is rendered.
+  const tls = ensureTlsFiles(config);
+  const values: Record<string, string> = {
+    ...templateValues(config),
+    // Absolute: Haraka runs in $DATA_DIR/mta, and mailroom-tls polls these for a renewal.
+    tls_key_file: path.resolve(tls.keyFile),
+    tls_cert_file: path.resolve(tls.certFile),
+  };
 
   const harakaDir = path.join(config.dataDir, 'mta');
   const configDir = path.join(harakaDir, 'config');
@@ -161,7 +177,6 @@ export function renderMtaConfig(config: MtaConfig, options: RenderOptions = {}):
   }
 
   // tls.ini names these three files (relative to config/); the key stays 0600.
-  const tls = ensureTlsFiles(config);
   fs.writeFileSync(path.join(configDir, 'tls_key.pem'), tls.keyPem, { mode: 0o600 });
   fs.writeFileSync(path.join(configDir, 'tls_cert.pem'), tls.certPem);
   fs.writeFileSync(path.join(configDir, 'dhparams.pem'), FFDHE2048_PEM);

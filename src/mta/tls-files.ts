@@ -3,10 +3,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** What the MX serves with STARTTLS. */
+/** What the SMTP listeners serve (STARTTLS, SMTPS). */
 export interface TlsFiles {
   readonly keyPem: Buffer;
   readonly certPem: Buffer;
+  /** The files the pair was read from (polled by plugins/mailroom-tls for a renewal). */
+  readonly keyFile: string;
+  readonly certFile: string;
   /** `configured` = TLS_CERT_FILE/TLS_KEY_FILE; `self-signed` = generated into `$DATA_DIR/tls/`. */
   readonly source: 'configured' | 'self-signed';
 }
@@ -33,15 +36,118 @@ ssbzSibBsu/6iGtCOGEoXJf//////////wIBAg==
 -----END DH PARAMETERS-----
 `;
 
+/** What a certificate says about itself; never any key material. */
+export interface CertificateSummary {
+  readonly subject: string;
+  readonly issuer: string;
+  /** DNS names of the subjectAltName (lower case), else the subject's CN. */
+  readonly names: readonly string[];
+  readonly notBefore: string;
+  readonly notAfter: string;
+  /** SHA-256 fingerprint, `AB:CD:…` as openssl and Node print it. */
+  readonly fingerprint256: string;
+  readonly serialNumber: string;
+  readonly selfSigned: boolean;
+}
+
+function lines(dn: string): string {
+  return dn.split('\n').filter(Boolean).join(', ');
+}
+
+export function describeCertificate(cert: crypto.X509Certificate): CertificateSummary {
+  const san = (cert.subjectAltName ?? '')
+    .split(', ')
+    .filter((e) => e.startsWith('DNS:'))
+    .map((e) => e.slice(4).toLowerCase());
+  const cn = /^CN=(.*)$/m.exec(cert.subject)?.[1]?.toLowerCase();
+  return {
+    subject: lines(cert.subject),
+    issuer: lines(cert.issuer),
+    names: san.length > 0 ? san : cn === undefined ? [] : [cn],
+    notBefore: new Date(cert.validFrom).toISOString(),
+    notAfter: new Date(cert.validTo).toISOString(),
+    fingerprint256: cert.fingerprint256,
+    serialNumber: cert.serialNumber,
+    selfSigned: cert.issuer === cert.subject && cert.verify(cert.publicKey),
+  };
+}
+
+/** RFC 6125 §6.4: exact, or `*.` covering exactly one left-most label. */
+export function certificateCovers(names: readonly string[], hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return names.some((name) => {
+    if (name === host) return true;
+    if (!name.startsWith('*.')) return false;
+    const dot = host.indexOf('.');
+    return dot > 0 && host.slice(dot + 1) === name.slice(2);
+  });
+}
+
+export type TlsPair =
+  | {
+      readonly ok: true;
+      readonly keyPem: Buffer;
+      readonly certPem: Buffer;
+      readonly certificate: CertificateSummary;
+    }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * A key and a certificate (chain: the first one is the leaf) that belong
+ * together. Anything else — unreadable, half written, mismatched — is a reason,
+ * never an exception: a renewal in progress looks exactly like that.
+ */
+export function checkTlsPair(keyPem: Buffer, certPem: Buffer): TlsPair {
+  let cert: crypto.X509Certificate;
+  try {
+    cert = new crypto.X509Certificate(certPem);
+  } catch (err) {
+    return {
+      ok: false,
+      reason: `certificate unreadable: ${err instanceof Error ? err.message : String(err)}`,
+    };
+  }
+  let key: crypto.KeyObject;
+  try {
+    key = crypto.createPrivateKey(keyPem);
+  } catch (err) {
+    return { ok: false, reason: `key unreadable: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (!cert.checkPrivateKey(key)) return { ok: false, reason: 'the key does not match the certificate' };
+  return { ok: true, keyPem, certPem, certificate: describeCertificate(cert) };
+}
+
+export function readTlsPair(keyFile: string, certFile: string): TlsPair {
+  let keyPem: Buffer;
+  let certPem: Buffer;
+  try {
+    keyPem = fs.readFileSync(keyFile);
+    certPem = fs.readFileSync(certFile);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    return { ok: false, reason: `cannot read ${e.path ?? keyFile}: ${e.code ?? e.message}` };
+  }
+  return checkTlsPair(keyPem, certPem);
+}
+
+/**
+ * What changes when a file is replaced (rename: another inode) or rewritten in
+ * place (size, mtime, ctime); `missing` when it cannot be stat'ed. stat follows
+ * symbolic links, so certbot's `live/` links moving to a new archive file count.
+ */
+export function fileSignature(file: string): string {
+  try {
+    const s = fs.statSync(file, { bigint: true });
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch (err) {
+    return `missing:${(err as NodeJS.ErrnoException).code ?? 'error'}`;
+  }
+}
+
 /** Fails at start (with the file named) rather than on the first STARTTLS. */
 function checkPair(keyPem: Buffer, certPem: Buffer, what: string): void {
-  try {
-    const cert = new crypto.X509Certificate(certPem);
-    if (!cert.checkPrivateKey(crypto.createPrivateKey(keyPem)))
-      throw new Error('key does not match the certificate');
-  } catch (err) {
-    throw new Error(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-  }
+  const pair = checkTlsPair(keyPem, certPem);
+  if (!pair.ok) throw new Error(`${what}: ${pair.reason}`);
 }
 
 /**
@@ -100,7 +206,13 @@ export function ensureTlsFiles(settings: TlsSettings): TlsFiles {
     const keyPem = fs.readFileSync(settings.tlsKeyFile);
     const certPem = fs.readFileSync(settings.tlsCertFile);
     checkPair(keyPem, certPem, `TLS_CERT_FILE ${settings.tlsCertFile} / TLS_KEY_FILE ${settings.tlsKeyFile}`);
-    return { keyPem, certPem, source: 'configured' };
+    return {
+      keyPem,
+      certPem,
+      keyFile: settings.tlsKeyFile,
+      certFile: settings.tlsCertFile,
+      source: 'configured',
+    };
   }
   const dir = path.join(settings.dataDir, 'tls');
   const keyFile = path.join(dir, 'key.pem');
@@ -111,5 +223,5 @@ export function ensureTlsFiles(settings: TlsSettings): TlsFiles {
   const keyPem = fs.readFileSync(keyFile);
   const certPem = fs.readFileSync(certFile);
   checkPair(keyPem, certPem, dir);
-  return { keyPem, certPem, source: 'self-signed' };
+  return { keyPem, certPem, keyFile, certFile, source: 'self-signed' };
 }

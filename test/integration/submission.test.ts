@@ -1,4 +1,4 @@
-// SMTP submission end to end: nodemailer → SUBMISSION_PORT (AUTH with an API key) →
+// SMTP submission end to end: nodemailer → SUBMISSION_PORT or SMTPS_PORT (AUTH with an API key) →
 // submitMessage() → worker (email-send) → Haraka injection → DKIM → SMTP_RELAY sink,
 // and the message visible in GET /v1/emails.
 import assert from 'node:assert/strict';
@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DNSResolver } from 'mailauth';
 import { authenticate } from 'mailauth';
 import nodemailer from 'nodemailer';
+import net from 'node:net';
 import path from 'node:path';
 import { openDb } from '../../src/db/connect';
 import { verpAddress } from '../../src/modules/emails/mta-outcome';
@@ -14,6 +15,7 @@ import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
+import { freePort } from '../helpers/free-port';
 import type { SmtpSink } from '../helpers/smtp-sink';
 import { startSmtpSink } from '../helpers/smtp-sink';
 import { addVerifiedDomain } from '../helpers/verified-domain';
@@ -43,10 +45,12 @@ describe('SMTP submission', () => {
   let app: Appliance;
   let apiKey: string;
   let token: string;
+  let smtpsPort: number;
 
   before(async () => {
     dnsServer = await startDnsServer();
     sink = await startSmtpSink();
+    smtpsPort = await freePort();
     app = await startAppliance({
       env: {
         DNS_SERVERS: dnsServer.address,
@@ -55,6 +59,7 @@ describe('SMTP submission', () => {
         RATE_LIMIT_EMAILS_PER_HOUR: '6',
         NEW_ACCOUNT_EMAILS_PER_HOUR: '6',
         SUBMISSION_ALLOW_PLAINTEXT: 'true',
+        SMTPS_PORT: String(smtpsPort),
       },
     });
     const account = await app.api.registerWithKey();
@@ -150,6 +155,65 @@ describe('SMTP submission', () => {
     const copy = messages.find((m) => m.rcptTo.includes('tls@dest.test'));
     assert.ok(copy);
     assert.match(copy.raw.toString('latin1'), /^Message-ID: <kept-by-mailroom@apps\.example\.com>/im);
+  });
+
+  it('accepts a message on SMTPS_PORT (implicit TLS, AUTH at once), delivered DKIM-signed and listed', async () => {
+    const smtps = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: smtpsPort,
+      secure: true,
+      tls: { rejectUnauthorized: false },
+      auth: { user: 'apikey', pass: apiKey },
+    });
+    const info = await smtps.sendMail({
+      from: `noreply@${DOMAIN}`,
+      to: 'smtps@dest.test',
+      subject: 'Over SMTPS',
+      text: 'TLS from the first byte',
+    });
+    const id = /^250 .*Queued as (email_[A-Za-z0-9_-]+)/.exec(info.response)?.[1];
+    assert.ok(id, info.response);
+    const deadline = Date.now() + 40_000;
+    while (!sink.messages.some((m) => m.mailFrom === verpAddress(id, DOMAIN)) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const copy = sink.messages.find((m) => m.mailFrom === verpAddress(id, DOMAIN));
+    assert.ok(copy, 'delivered to the sink');
+    assert.deepEqual(copy.rcptTo, ['smtps@dest.test']);
+    const auth = await authenticate(copy.raw, {
+      ip: '127.0.0.1',
+      helo: 'mx.mailroom.test',
+      sender: copy.mailFrom,
+      resolver: fakeDnsResolver(dnsServer),
+    });
+    assert.equal(auth.dkim.results[0]?.status.result, 'pass', JSON.stringify(auth.dkim.results[0]?.status));
+    const list = await app.api.get<{ data: { id: string }[] }>('/v1/emails', { token: apiKey });
+    assert.ok(
+      list.body.data.some((e) => e.id === id),
+      list.text,
+    );
+  });
+
+  it('gives a plaintext client on SMTPS_PORT no banner: the TLS listener drops it', async () => {
+    const socket = net.connect({ port: smtpsPort, host: '127.0.0.1' });
+    const received: Buffer[] = [];
+    socket.on('data', (d: Buffer) => received.push(d));
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write('EHLO plaintext.example\r\n');
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    assert.doesNotMatch(Buffer.concat(received).toString('latin1'), /^220/);
+    // A plaintext SMTP client library fails the same way.
+    const plain = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: smtpsPort,
+      secure: false,
+      ignoreTLS: true,
+      connectionTimeout: 5_000,
+      greetingTimeout: 5_000,
+      auth: { user: 'apikey', pass: apiKey },
+    });
+    await assert.rejects(plain.sendMail({ from: `noreply@${DOMAIN}`, to: 'x@dest.test', text: 'x' }));
   });
 
   it('refuses a bad API key with 535', async () => {

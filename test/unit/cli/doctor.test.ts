@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import tls from 'node:tls';
 import type { Listener } from '../../../src/cli/backup';
 import type { CheckResult, DoctorReport } from '../../../src/cli/doctor';
 import {
@@ -15,14 +17,17 @@ import {
   evaluatePort,
   evaluateReverseDns,
   evaluateSecretFile,
+  evaluateTls,
   formatReport,
   isPublicIp,
   portState,
   probeOutbound,
+  probeSmtps,
   reverseName,
   runDoctor,
   worst,
 } from '../../../src/cli/doctor';
+import type { CertificateSummary, TlsPair } from '../../../src/mta/tls-files';
 import type { FakeDns } from '../../helpers/dns-server';
 import { startDnsServer } from '../../helpers/dns-server';
 import { freePort, freePorts } from '../../helpers/free-port';
@@ -183,6 +188,94 @@ describe('doctor: pure parts', () => {
       evaluateClock({ nowMs: now, floorMs: floor, reference: { source: 'x', error: 'timeout' } }).status,
       'warn',
     );
+  });
+
+  it('grades the TLS certificate: usable pair, expiry, MAIL_HOSTNAME, self-signed', () => {
+    const now = Date.UTC(2026, 0, 1);
+    const day = 24 * 3600 * 1000;
+    const cert = (over: Partial<CertificateSummary> = {}): TlsPair => ({
+      ok: true,
+      keyPem: Buffer.alloc(0),
+      certPem: Buffer.alloc(0),
+      certificate: {
+        subject: 'CN=mx.example.test',
+        issuer: "C=US, O=Let's Encrypt, CN=R11",
+        names: ['mx.example.test'],
+        notBefore: new Date(now - 30 * day).toISOString(),
+        notAfter: new Date(now + 60 * day).toISOString(),
+        fingerprint256: 'AB:CD',
+        serialNumber: '01',
+        selfSigned: false,
+        ...over,
+      },
+    });
+    const configured = {
+      source: 'configured' as const,
+      certFile: '/etc/letsencrypt/live/mx/fullchain.pem',
+      keyFile: '/etc/letsencrypt/live/mx/privkey.pem',
+      mailHostname: 'mx.example.test',
+      nowMs: now,
+    };
+
+    const good = evaluateTls({ ...configured, pair: cert() });
+    assert.equal(good.status, 'ok');
+    assert.match(good.summary, /fullchain\.pem for mx\.example\.test, valid until 2026-03-02/);
+    assert.deepEqual(good.hints, []);
+    assert.equal(good.details?.fingerprint256, 'AB:CD');
+
+    const wildcard = evaluateTls({ ...configured, pair: cert({ names: ['*.example.test'] }) });
+    assert.equal(wildcard.status, 'ok', 'a wildcard covers one label');
+
+    const soon = evaluateTls({
+      ...configured,
+      pair: cert({ notAfter: new Date(now + 5 * day).toISOString() }),
+    });
+    assert.equal(soon.status, 'warn');
+    assert.match(soon.summary, /expires in 5 days/);
+
+    const expired = evaluateTls({
+      ...configured,
+      pair: cert({ notAfter: new Date(now - day).toISOString() }),
+    });
+    assert.equal(expired.status, 'fail');
+    assert.match(expired.summary, /EXPIRED/);
+
+    const otherName = evaluateTls({
+      ...configured,
+      pair: cert({ names: ['www.example.test', 'a.b.example.test'] }),
+    });
+    assert.equal(otherName.status, 'warn');
+    assert.ok(otherName.hints.some((h) => h.includes('does not name MAIL_HOSTNAME mx.example.test')));
+
+    const mismatch = evaluateTls({
+      ...configured,
+      pair: { ok: false, reason: 'the key does not match the certificate' },
+    });
+    assert.equal(mismatch.status, 'fail');
+    assert.match(mismatch.summary, /does not match/);
+
+    const self = {
+      source: 'self-signed' as const,
+      certFile: '/data/tls/cert.pem',
+      keyFile: '/data/tls/key.pem',
+      mailHostname: 'mx.example.test',
+      nowMs: now,
+    };
+    const selfSigned = evaluateTls({ ...self, pair: cert({ selfSigned: true }) });
+    assert.equal(selfSigned.status, 'ok');
+    assert.ok(selfSigned.hints.some((h) => h.startsWith('Self-signed')));
+    assert.ok(selfSigned.hints.some((h) => h.includes('TLS_CERT_FILE')));
+    const renamedHost = evaluateTls({
+      ...self,
+      pair: cert({ selfSigned: true, names: ['old.example.test'] }),
+    });
+    assert.equal(renamedHost.status, 'ok');
+    assert.ok(renamedHost.hints.some((h) => h.includes('delete /data/tls')));
+    const notYet = evaluateTls({ ...self, pair: null });
+    assert.equal(notYet.status, 'ok');
+    assert.match(notYet.summary, /generated for mx\.example\.test at the first start/);
+    // Hints of the TLS check are printed even when it is ok (self-signed is worth knowing).
+    assert.ok(formatReport(buildReport(null, [selfSigned], now)).includes('→ Self-signed'));
   });
 
   it('formats a report and fails only on failures', () => {
@@ -368,6 +461,79 @@ describe('doctor: network checks against local peers', () => {
       report.checks.some((c) => c.id === 'port_submission_port'),
       false,
     );
+  });
+
+  it('reads TLS_CERT_FILE/TLS_KEY_FILE: a key of another certificate fails the check', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-doctor-tls-'));
+    try {
+      const make = (name: string): void => {
+        execFileSync(
+          'openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'ec',
+            '-pkeyopt',
+            'ec_paramgen_curve:prime256v1',
+            '-nodes',
+            '-days',
+            '30',
+            '-subj',
+            '/CN=mx.example.test',
+            '-addext',
+            'subjectAltName=DNS:mx.example.test',
+            '-keyout',
+            path.join(dir, `${name}.key`),
+            '-out',
+            path.join(dir, `${name}.crt`),
+          ],
+          { stdio: 'ignore' },
+        );
+      };
+      make('a');
+      make('b');
+      const run = (key: string): Promise<DoctorReport> =>
+        runDoctor({
+          env: {
+            DATA_DIR: dataDir,
+            MAIL_HOSTNAME: 'mx.example.test',
+            SUBMISSION_PORT: '0',
+            TLS_CERT_FILE: path.join(dir, 'a.crt'),
+            TLS_KEY_FILE: path.join(dir, key),
+          },
+          network: false,
+        });
+      const matching = byId(await run('a.key'), 'tls');
+      assert.equal(matching.status, 'ok', matching.summary);
+      assert.match(matching.summary, /a\.crt for mx\.example\.test, valid until /);
+      assert.ok(matching.hints.some((h) => h.startsWith('Self-signed')));
+      const other = byId(await run('b.key'), 'tls');
+      assert.equal(other.status, 'fail');
+      assert.match(other.summary, /the key does not match the certificate/);
+
+      // SMTPS_PORT is probed over TLS: a plain greeting there is not ours.
+      const smtps = tls.createServer(
+        { key: fs.readFileSync(path.join(dir, 'a.key')), cert: fs.readFileSync(path.join(dir, 'a.crt')) },
+        (s) => peer(s).end('220 mx.example.test ESMTP\r\n'),
+      );
+      const smtpsPort = await listen(smtps);
+      const plain = net.createServer((s) => peer(s).end('220 mx.example.test ESMTP\r\n'));
+      const plainPort = await listen(plain);
+      const at = (p: number): Listener => ({ env: 'SMTPS_PORT', host: '127.0.0.1', port: p, kind: 'smtp' });
+      try {
+        assert.equal((await portState(at(smtpsPort), 'mx.example.test', 1500, probeSmtps)).state, 'ours');
+        assert.equal((await portState(at(smtpsPort), 'other.test', 1500, probeSmtps)).state, 'foreign');
+        assert.equal((await portState(at(plainPort), 'mx.example.test', 1500, probeSmtps)).state, 'foreign');
+        assert.deepEqual(await portState(at(await freePort()), 'mx.example.test', 1500, probeSmtps), {
+          state: 'bindable',
+        });
+      } finally {
+        await Promise.all([close(smtps), close(plain)]);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('stops at an invalid configuration and says which keys', async () => {

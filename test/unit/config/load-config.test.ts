@@ -87,6 +87,22 @@ describe('configuration', () => {
       (err: unknown) => err instanceof ConfigError && err.problems[0]?.env === 'DNS_SERVERS',
     );
     assert.equal(parseConfig({ SUBMISSION_PORT: '0', SMTP_PORT: '2700' }).submissionPort, 0);
+    assert.equal(parseConfig({}).smtpsPort, 0, 'SMTPS off by default');
+    assert.equal(parseConfig({ SMTPS_PORT: '465' }).smtpsPort, 465);
+    for (const other of ['SMTP_PORT', 'SUBMISSION_PORT', 'MTA_INJECT_PORT', 'PORT', 'WORKER_PORT'])
+      assert.throws(
+        () => parseConfig({ [other]: '2465', SMTPS_PORT: '2465' }),
+        (err: unknown) =>
+          err instanceof ConfigError &&
+          err.problems.some((p) => /port 2465 is already used/.test(p.problem)) &&
+          err.problems.some((p) => p.env === 'SMTPS_PORT' || p.env === other),
+        other,
+      );
+    assert.equal(
+      parseConfig({ SUBMISSION_PORT: '0', SMTPS_PORT: '0' }).smtpsPort,
+      0,
+      'two disabled ports never collide',
+    );
   });
 
   it('generates the secret key once into DATA_DIR with mode 0600, then reuses it', () => {

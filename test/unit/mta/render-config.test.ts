@@ -85,6 +85,39 @@ describe('renderMtaConfig', () => {
     assert.match(smtp, /^nodes=0$/m);
     assert.match(smtp, /^graceful_shutdown=true$/m);
     assert.match(smtp, /^force_shutdown_timeout=6$/m);
+    // Haraka's default smtps_port is 465: off unless SMTPS_PORT is set.
+    assert.match(smtp, /^smtps_port=0$/m);
+    assert.match(read(dir, 'mailroom.ini'), /^smtps_port=0$/m);
+  });
+
+  it('adds SMTPS_PORT as an implicit-TLS listener, known to the submission plugin', () => {
+    const smtps = renderMtaConfig(configIn({ SMTPS_PORT: '2465' })).harakaDir;
+    const smtp = read(smtps, 'smtp.ini');
+    assert.match(smtp, /^listen=0\.0\.0\.0:2525,127\.0\.0\.1:2526,0\.0\.0\.0:2587,0\.0\.0\.0:2465$/m);
+    assert.match(smtp, /^smtps_port=2465$/m);
+    assert.match(read(smtps, 'mailroom.ini'), /^\[submission\]\n(?:.*\n)*smtps_port=2465$/m);
+  });
+
+  it('names the certificate files mailroom-tls polls for a renewal: absolute paths', () => {
+    const ini = read(dir, 'mailroom.ini');
+    assert.match(ini, new RegExp(`^cert_file=${path.join(config.dataDir, 'tls', 'cert.pem')}$`, 'm'));
+    assert.match(ini, new RegExp(`^key_file=${path.join(config.dataDir, 'tls', 'key.pem')}$`, 'm'));
+    assert.match(ini, /^reload_ms=2000$/m);
+    const certDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-render-cert-'));
+    dirs.push(certDir);
+    fs.copyFileSync(path.join(config.dataDir, 'tls', 'cert.pem'), path.join(certDir, 'fullchain.pem'));
+    fs.copyFileSync(path.join(config.dataDir, 'tls', 'key.pem'), path.join(certDir, 'privkey.pem'));
+    const relative = path.relative(process.cwd(), certDir);
+    const given = renderMtaConfig(
+      configIn({
+        TLS_CERT_FILE: path.join(relative, 'fullchain.pem'),
+        TLS_KEY_FILE: path.join(relative, 'privkey.pem'),
+      }),
+    );
+    assert.equal(given.tls, 'configured');
+    const givenIni = read(given.harakaDir, 'mailroom.ini');
+    assert.ok(givenIni.includes(`\ncert_file=${path.join(certDir, 'fullchain.pem')}\n`), givenIni);
+    assert.ok(givenIni.includes(`\nkey_file=${path.join(certDir, 'privkey.pem')}\n`), givenIni);
   });
 
   it('sizes Haraka for the MIME-encoded injection, the MX for EMAIL_MAX_SIZE_BYTES', () => {
