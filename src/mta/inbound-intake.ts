@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { enqueue } from '../jobs';
 import type { StoredRaw } from '../modules/inbound/raw-store';
@@ -74,8 +74,17 @@ export function planIntake(recipients: readonly RoutedRecipient[]): IntakeGroup[
   return groups;
 }
 
+/**
+ * Runs a write unit in a transaction and resolves once it is committed: a
+ * `WriteBatcher` (src/db/write-batcher.ts) in the MTA, so the units of concurrent
+ * SMTP sessions share one commit (one fsync), each acknowledged only after it.
+ */
+export interface IntakeWrites {
+  run<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+}
+
 export interface IntakeInput {
-  readonly db: Kysely<Database>;
+  readonly writes: IntakeWrites;
   readonly dataDir: string;
   /** The message as the client sent it; called once. */
   readonly message: () => Readable;
@@ -87,7 +96,8 @@ export interface IntakeInput {
  * Makes an accepted message durable before the MX answers 250 (issue 6, item 2):
  * one raw file per job (each job owns its file: whoever finishes with it deletes
  * it, no reference counting across job types), each fsynced with its directory,
- * then every job committed in ONE transaction (WAL, synchronous=FULL). Resolves
+ * then every job committed in ONE transaction (WAL, synchronous=FULL; a unit of
+ * `writes`, so concurrent messages may share that commit). Resolves
  * with the number of jobs. On any failure the files written are removed and the
  * error is thrown: the caller answers 4xx and the client retries. A crash between
  * the files and the commit leaves unreferenced files, never a lost message.
@@ -102,7 +112,7 @@ export async function acceptInbound(input: IntakeInput): Promise<number> {
       const source = first === undefined ? input.message() : createReadStream(first.path);
       stored.push(await storeRawMessage(input.dataDir, source));
     }
-    await input.db.transaction().execute(async (trx) => {
+    await input.writes.run(async (trx) => {
       for (const [i, group] of groups.entries()) {
         const raw = stored[i];
         if (raw === undefined) throw new Error('raw file missing for a job');

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
 import type { Database, InboundAttachmentsTable } from '../../db/schema';
+import { WriteBatcher } from '../../db/write-batcher';
 import type { InboundIntakePayload } from '../../mta/inbound-intake';
 import { isoNow } from '../../shared/clock';
 import type { DnsResolver } from '../../shared/dns-resolver';
@@ -45,6 +46,8 @@ export function parseInboundPayload(value: unknown): InboundIntakePayload {
 
 export interface ProcessInboundDeps {
   readonly db: Kysely<Database>;
+  /** Runs the store transaction; concurrent jobs share one commit (group commit). */
+  readonly writes: Pick<WriteBatcher, 'run'>;
   readonly resolver: DnsResolver;
   /** MAIL_HOSTNAME: the authserv-id of the results. */
   readonly mailHostname: string;
@@ -63,7 +66,8 @@ export type ProcessOutcome =
 /**
  * One accepted message on one receiving domain: parsed, authenticated, stored
  * with its attachments and announced (`email.received` outbox row), all in one
- * transaction. Idempotent: the row is keyed on its raw file (unique), so a
+ * transaction (a unit of `deps.writes`: jobs running concurrently share one commit).
+ * Idempotent: the row is keyed on its raw file (unique), so a
  * re-run after a crash finds it and does nothing.
  */
 export async function processInbound(
@@ -109,7 +113,7 @@ export async function processInbound(
     sha256: a.sha256,
     content: a.content,
   }));
-  const stored = await deps.db.transaction().execute(async (trx) => {
+  const stored = await deps.writes.run(async (trx) => {
     // Re-checked inside the transaction: two runs of one job (an expired lease) must not both insert.
     const raced = await findInboundIdByRawPath(trx, p.rawPath);
     if (raced !== undefined) return raced;
@@ -185,10 +189,12 @@ export interface InboundHandlerDeps {
 /** The worker's `inbound-processing` handler. */
 export function createInboundHandler(deps: InboundHandlerDeps): JobHandler {
   const resolver = deps.resolver ?? createDnsResolver({ servers: deps.config.dnsServers });
+  // The runner handles several jobs at once: their store transactions share commits.
+  const writes = new WriteBatcher(deps.db);
   return async (job, ctx) => {
     const payload = parseInboundPayload(job.payload);
     const outcome = await processInbound(
-      { db: deps.db, resolver, mailHostname: deps.config.mailHostname },
+      { db: deps.db, writes, resolver, mailHostname: deps.config.mailHostname },
       payload,
     );
     if (outcome.kind === 'stored') {

@@ -21,6 +21,47 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+interface DirSyncState {
+  /** The fsync in flight. */
+  running: Promise<void> | undefined;
+  /** The one that starts after it, shared by everyone who asked meanwhile. */
+  next: Promise<void> | undefined;
+}
+
+const dirSyncs = new Map<string, DirSyncState>();
+
+/**
+ * fsync of `dir` covering every entry created in it before the call: concurrent
+ * callers share fsyncs. One in flight may have started before the caller's
+ * rename, so a caller arriving then waits for the next one, which starts when
+ * the running one ends and serves every caller that arrived meanwhile. Under
+ * load, one directory fsync per batch of messages instead of one per message.
+ */
+export function syncDirShared(dir: string): Promise<void> {
+  let state = dirSyncs.get(dir);
+  if (state === undefined) {
+    state = { running: undefined, next: undefined };
+    dirSyncs.set(dir, state);
+  }
+  const s = state;
+  const start = (): Promise<void> => {
+    const run = syncDir(dir).finally(() => {
+      if (s.running === run) s.running = undefined;
+      if (s.running === undefined && s.next === undefined) dirSyncs.delete(dir);
+    });
+    s.running = run;
+    return run;
+  };
+  if (s.running === undefined) return start();
+  s.next ??= s.running
+    .catch(() => undefined)
+    .then(() => {
+      s.next = undefined;
+      return start();
+    });
+  return s.next;
+}
+
 /** Creates `dir` and fsyncs its parent, so a new day's directory survives a power loss too. */
 async function ensureDir(dir: string): Promise<void> {
   try {
@@ -70,7 +111,7 @@ export async function storeRawMessage(dataDir: string, bytes: Buffer | Readable)
   }
   await handle.close();
   await fs.rename(tmp, final);
-  await syncDir(dir);
+  await syncDirShared(dir);
   return { path: final, sha256: hash.digest('hex'), size };
 }
 
