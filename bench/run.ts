@@ -9,10 +9,11 @@ import { apiAccept } from './api-accept';
 import { endToEnd } from './end-to-end';
 import { inbound } from './inbound';
 import { fmt, log, machineInfo, REPO, WORK } from './lib';
+import { memory } from './memory';
 import { scale } from './scale';
 import type { Options, Section } from './types';
 
-const ALL = ['api-accept', 'end-to-end', 'inbound', 'scale'] as const;
+const ALL = ['api-accept', 'end-to-end', 'memory', 'inbound', 'scale'] as const;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
     const r = await endToEnd(opts);
     return [r.e2e, r.memory];
   });
+  await attempt('memory', async () => [await memory(opts)]);
   await attempt('inbound', async () => [await inbound(opts)]);
   await attempt('scale', async () => [await scale(opts)]);
 

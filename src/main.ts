@@ -1,9 +1,13 @@
-import { loadConfig, sqlitePath } from './config';
-import { migrate, openDb } from './db/connect';
-import { exitOnFatal } from './shared/fatal';
-import { createLogger } from './shared/logger';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import type { BootResult } from './boot';
 import type { ProcessName } from './supervisor';
-import { PROCESS_NAMES, Supervisor } from './supervisor';
+import { PROCESS_NAMES, Supervisor, lineLogger } from './supervisor';
+
+// The supervisor lives as long as the appliance: it imports only node built-ins and
+// ./supervisor. Configuration, secret key and migrations run in a short-lived child
+// (./boot), so zod, kysely, better-sqlite3 and pino never load here (issue 11).
+const BOOT = path.join(__dirname, 'boot.js');
 
 function selectedProcesses(argv: readonly string[]): ProcessName[] {
   if (argv.length === 0) return [...PROCESS_NAMES];
@@ -14,28 +18,31 @@ function selectedProcesses(argv: readonly string[]): ProcessName[] {
   return names as ProcessName[];
 }
 
+/** Runs ./boot; resolves with its settings, or exits with its code (78: invalid configuration). */
+function runBoot(): Promise<BootResult> {
+  return new Promise((resolve) => {
+    let result: BootResult | undefined;
+    const child = spawn(process.execPath, [BOOT], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.on('message', (m: BootResult) => (result = m));
+    child.on('exit', (code, signal) => {
+      if (code === 0 && result !== undefined) resolve(result);
+      else process.exit(code ?? (signal === null ? 1 : 128));
+    });
+  });
+}
+
 /**
  * `npm start` (or `node dist/src/main.js [api,worker,mta]`): validates config,
  * creates the secret key and schema once, then supervises the processes.
  */
 async function main(): Promise<void> {
   const names = selectedProcesses(process.argv.slice(2));
-  const { config, secret } = loadConfig();
-  const log = createLogger({ level: config.logLevel, process: 'supervisor' });
-  if (secret.generated) {
-    log.warn(
-      { event: 'secret_key_generated', file: `${config.dataDir}/secret.key` },
-      'SECRET_KEY is unset: generated one into DATA_DIR. Back it up with the data; losing it loses DKIM keys and sessions.',
-    );
-  }
-  const db = openDb({ file: sqlitePath(config) });
-  const applied = await migrate(db);
-  await db.destroy();
-  if (applied.length > 0) log.info({ event: 'migrations_applied', migrations: applied }, 'database migrated');
+  const settings = await runBoot();
+  const log = lineLogger({ level: settings.logLevel, process: 'supervisor' });
 
-  const supervisor = new Supervisor({ names, log, shutdownTimeoutMs: config.shutdownTimeoutMs });
+  const supervisor = new Supervisor({ names, log, shutdownTimeoutMs: settings.shutdownTimeoutMs });
   supervisor.start();
-  log.info({ event: 'supervisor_started', processes: names, dataDir: config.dataDir }, 'mailroom started');
+  log.info({ event: 'supervisor_started', processes: names, dataDir: settings.dataDir }, 'mailroom started');
 
   let stopping = false;
   const stop = (signal: string): void => {
@@ -51,4 +58,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-main().catch(exitOnFatal('supervisor'));
+main().catch((err: unknown) => {
+  const line = {
+    level: 'fatal',
+    time: new Date().toISOString(),
+    process: 'supervisor',
+    event: 'supervisor_crashed',
+    msg: err instanceof Error ? err.message : String(err),
+  };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+  process.exit(1);
+});

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
+import { format } from 'node:util';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../shared/logger';
 import { mapHarakaLine } from './haraka-log';
@@ -113,4 +114,92 @@ export async function waitForGreeting(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { ok: false, error: over ? 'Haraka exited' : error };
+}
+
+/** Haraka's logger module, the part used here (node_modules/Haraka/logger.js). */
+interface HarakaLogger {
+  log_respond: (retval: number, msg: unknown, data: { level: string; data: string }) => boolean;
+  crit(...args: unknown[]): void;
+  log(level: string, data: string): void;
+  dump_and_exit(codeOrCallback: number | (() => void)): void;
+}
+
+/** Haraka's server module, the part used here (node_modules/Haraka/server.js). */
+interface HarakaServer {
+  createServer(): void;
+  performShutdown(): void;
+}
+
+export interface HarakaInProcess {
+  /**
+   * Haraka's graceful stop (what bin/haraka does on SIGINT): listeners closed, open
+   * sessions finish, the process exits 0 when idle or after `force_shutdown_timeout`.
+   * Still running after `killAfterMs`: exit at once (the mta process is Haraka).
+   */
+  stop(killAfterMs: number, onForced: () => void): void;
+}
+
+/**
+ * Runs Haraka inside the calling process, as `haraka -c <dir>` would (bin/haraka
+ * sets `HARAKA` and requires haraka.js; this does what haraka.js does, with our
+ * own signal handling): one node process less than a child (issue 11, memory).
+ * The calling process must be dedicated to Haraka — Haraka installs
+ * process-wide handlers and exits the process when it stops — which is what
+ * the mta process is. Haraka's log records go through `mapHarakaLine` to our
+ * logger instead of stdout, so the output stays our JSON lines.
+ */
+export function runHarakaInProcess(harakaDir: string, logger: Logger): HarakaInProcess {
+  const log = logger.child({ module: 'haraka' });
+  // Read by haraka-config and server.js when they are first required, so set before.
+  process.env.HARAKA = harakaDir;
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on demand, after HARAKA is set */
+  const harakaLogger = require('Haraka/logger') as HarakaLogger;
+  const constants = require('haraka-constants') as { cont: number };
+  // logger.js writes a record to stdout when no `log` hook took it (plugins.js looks the
+  // respond method up by name on every call, so replacing it covers every record).
+  harakaLogger.log_respond = (retval, _msg, data) => {
+    if (retval !== constants.cont) return false;
+    const mapped = mapHarakaLine(data.data, 'stdout');
+    if (mapped !== undefined) log[mapped.level](mapped.fields, mapped.msg);
+    return true;
+  };
+  // Haraka's dependencies print to the console (haraka-email-message's fallback logger …):
+  // those lines are mapped like a child's stdout/stderr used to be.
+  const toLog =
+    (stream: 'stdout' | 'stderr') =>
+    (...args: unknown[]): void => {
+      for (const line of format(...args).split('\n')) {
+        const mapped = mapHarakaLine(line, stream);
+        if (mapped !== undefined) log[mapped.level](mapped.fields, mapped.msg);
+      }
+    };
+  console.log = toLog('stdout');
+  console.info = toLog('stdout');
+  console.warn = toLog('stderr');
+  console.error = toLog('stderr');
+  const server = require('Haraka/server') as HarakaServer;
+  const version = (require('Haraka/package.json') as { version: string }).version;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  process.on('uncaughtException', (err) => {
+    harakaLogger.crit('Caught exception:', err);
+    harakaLogger.dump_and_exit(1);
+  });
+  harakaLogger.log('NOTICE', `Starting up Haraka version ${version}`);
+  server.createServer();
+
+  let stopping = false;
+  return {
+    stop(killAfterMs, onForced) {
+      if (stopping) return;
+      stopping = true;
+      setTimeout(() => {
+        log.warn(
+          { event: 'mta_haraka_killed', afterMs: killAfterMs },
+          'Haraka did not stop in time; exiting',
+        );
+        onForced();
+      }, killAfterMs).unref();
+      harakaLogger.dump_and_exit(() => server.performShutdown());
+    },
+  };
 }

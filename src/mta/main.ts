@@ -1,7 +1,7 @@
 import { loadConfig } from '../config';
 import { exitOnFatal } from '../shared/fatal';
 import { createLogger } from '../shared/logger';
-import { spawnHaraka, waitForGreeting } from './haraka-process';
+import { runHarakaInProcess, waitForGreeting } from './haraka-process';
 import { renderMtaConfig } from './render-config';
 
 /** A healthy Haraka is up in 1-2 s; past this something is wrong and a restart is the remedy. */
@@ -9,9 +9,11 @@ const READY_TIMEOUT_MS = 30_000;
 
 /**
  * The mta process: `node dist/src/mta/main.js`. Renders haraka-config/ into
- * `$DATA_DIR/mta`, runs Haraka as a child, maps its output to our JSON log
- * lines, and stops it on SIGTERM/SIGINT within SHUTDOWN_TIMEOUT_MS. Exits when
- * Haraka exits: 0 when asked to stop, 1 otherwise (so the supervisor restarts it).
+ * `$DATA_DIR/mta`, then runs Haraka in this very process (no child: one node
+ * process less, issue 11), its log records mapped to our JSON log lines. On
+ * SIGTERM/SIGINT Haraka stops gracefully and the process exits 0, forced within
+ * SHUTDOWN_TIMEOUT_MS; a Haraka that does not come up exits 1 (the supervisor
+ * restarts it), and so does a crash.
  */
 async function main(): Promise<void> {
   const { config } = loadConfig();
@@ -29,47 +31,45 @@ async function main(): Promise<void> {
     'Haraka configuration rendered',
   );
 
-  const haraka = spawnHaraka(rendered.harakaDir, logger);
   logger.info(
     {
       event: 'mta_starting',
-      harakaPid: haraka.pid,
+      harakaPid: process.pid,
       smtp: `${config.bindAddress}:${config.smtpPort}`,
       inject: `127.0.0.1:${config.injectPort}`,
     },
     'starting Haraka',
   );
+  const haraka = runHarakaInProcess(rendered.harakaDir, logger);
 
   let stopping = false;
   let failed = false;
+  process.on('exit', (code) => {
+    if (stopping && !failed) logger.info({ event: 'mta_stopped', code }, 'Haraka stopped');
+    else logger.error({ event: 'mta_exited', code }, 'Haraka exited unexpectedly');
+  });
   // Leave the supervisor (which waits SHUTDOWN_TIMEOUT_MS) time to see us exit on our own.
   const killAfterMs = Math.max(500, config.shutdownTimeoutMs - 1_000);
   const stop = (reason: string): void => {
     if (stopping) return;
     stopping = true;
     logger.info({ event: 'mta_stopping', reason }, 'stopping Haraka');
-    void haraka.stop(killAfterMs);
+    haraka.stop(killAfterMs, () => process.exit(failed ? 1 : 0));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
-  void waitForGreeting('127.0.0.1', config.injectPort, READY_TIMEOUT_MS, haraka.exited).then((ready) => {
-    if (ready.ok) {
-      logger.info({ event: 'mta_ready', banner: ready.banner }, 'MTA accepting connections');
-    } else if (!stopping) {
-      logger.error({ event: 'mta_not_ready', error: ready.error }, 'Haraka did not come up; stopping it');
-      failed = true;
-      stop('not ready');
-    }
-  });
-
-  const exit = await haraka.exited;
-  if (stopping && !failed) {
-    logger.info({ event: 'mta_stopped', ...exit }, 'Haraka stopped');
-    process.exit(0);
+  const never = new Promise<never>(() => undefined);
+  const ready = await waitForGreeting('127.0.0.1', config.injectPort, READY_TIMEOUT_MS, never);
+  if (ready.ok) {
+    logger.info({ event: 'mta_ready', banner: ready.banner }, 'MTA accepting connections');
+  } else if (!stopping) {
+    logger.error({ event: 'mta_not_ready', error: ready.error }, 'Haraka did not come up; stopping it');
+    failed = true;
+    stop('not ready');
+    // Haraka's graceful stop exits 0 once idle; this one is a failure.
+    process.exitCode = 1;
   }
-  logger.error({ event: 'mta_exited', ...exit }, 'Haraka exited unexpectedly');
-  process.exit(1);
 }
 
 main().catch(exitOnFatal('mta'));

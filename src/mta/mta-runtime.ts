@@ -2,6 +2,7 @@ import type { AppConfig } from '../config';
 import { loadConfig, sqlitePath } from '../config';
 import type { Db } from '../db/connect';
 import { openDb } from '../db/connect';
+import { WriteBatcher } from '../db/write-batcher';
 import { createSealer } from '../shared/seal';
 import { injectCredential } from './inject-credential';
 import type { SigningKeys } from './signing-keys';
@@ -22,6 +23,7 @@ import { createSigningKeys } from './signing-keys';
 let config: AppConfig | undefined;
 let db: Db | undefined;
 let signingKeys: SigningKeys | undefined;
+let writes: WriteBatcher | undefined;
 
 function runtimeConfig(): AppConfig {
   config ??= loadConfig().config;
@@ -37,6 +39,19 @@ export function expectedInjectCredential(): { user: string; pass: string } {
 export function mtaDb(): Db {
   db ??= openDb({ file: sqlitePath(runtimeConfig()) });
   return db;
+}
+
+/**
+ * Group commit for the MX's intake (src/mta/inbound-intake.ts): the job rows of
+ * messages that reach end of data while a commit is in flight are committed
+ * together in the next transaction, each message still answered 250 only after
+ * the commit that holds its jobs. better-sqlite3 commits synchronously on
+ * Haraka's event loop, so one fsync per batch instead of one per message also
+ * frees that loop for the other sessions (issue 11, inbound throughput).
+ */
+export function mtaWrites(): WriteBatcher {
+  writes ??= new WriteBatcher(mtaDb());
+  return writes;
 }
 
 export function mtaSigningKeys(): SigningKeys {
