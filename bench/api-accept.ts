@@ -7,6 +7,7 @@ import type { Bench } from './lib';
 import {
   applianceRss,
   childPids,
+  cpuMs,
   fmt,
   fmtSpread,
   html5k,
@@ -67,13 +68,21 @@ export async function apiAccept(opts: Options): Promise<Section> {
   const rates: number[] = [];
   const p50s: number[] = [];
   const p99s: number[] = [];
+  const apiCpu: number[] = [];
+  const clientCpu: number[] = [];
   const rss: Record<string, number[]> = {};
   try {
     const make = sendRequest(b);
     log(`api-accept: warm-up`);
     await runLoad({ baseUrl: b.app.baseUrl, connections, durationMs: 2000, make, okStatus: 202 });
+    const apiPidForCpu = childPids(b.app).api;
     for (let r = 0; r < opts.repeats; r++) {
+      const apiBefore = apiPidForCpu === undefined ? 0 : cpuMs(apiPidForCpu);
+      const clientBefore = process.cpuUsage();
       const res = await runLoad({ baseUrl: b.app.baseUrl, connections, durationMs, make, okStatus: 202 });
+      const client = process.cpuUsage(clientBefore);
+      if (apiPidForCpu !== undefined) apiCpu.push((cpuMs(apiPidForCpu) - apiBefore) / Math.max(1, res.ok));
+      clientCpu.push((client.user + client.system) / 1000 / Math.max(1, res.ok));
       const lat = sortNum(res.latenciesMs);
       const rate = res.ok / (res.elapsedMs / 1000);
       rates.push(rate);
@@ -81,7 +90,7 @@ export async function apiAccept(opts: Options): Promise<Section> {
       p99s.push(percentile(lat, 99));
       for (const [k, v] of Object.entries(applianceRss(b.app))) (rss[k] ??= []).push(v);
       log(
-        `api-accept #${r + 1}: ${fmt(rate)} accepted/s, p50 ${fmt(percentile(lat, 50), 2)} ms, p99 ${fmt(percentile(lat, 99), 2)} ms, non-202 ${res.failed} ${JSON.stringify(res.statuses)}`,
+        `api-accept #${r + 1}: ${fmt(rate)} accepted/s, p50 ${fmt(percentile(lat, 50), 2)} ms, p99 ${fmt(percentile(lat, 99), 2)} ms, api CPU ${fmt(apiCpu.at(-1) ?? 0, 3)} ms/request, client CPU ${fmt(clientCpu.at(-1) ?? 0, 3)} ms/request, non-202 ${res.failed} ${JSON.stringify(res.statuses)}`,
       );
       if (res.failed > 0) lines.push(`- repeat ${r + 1}: non-202 answers ${JSON.stringify(res.statuses)}`);
     }
@@ -116,6 +125,10 @@ export async function apiAccept(opts: Options): Promise<Section> {
     `| accepted/s | ${fmtSpread(rate)} | ≥ 2,000 | ${rate.median >= 2000 ? 'met' : `missed: ${fmt(rate.median / 2000, 2)}× of target`} |`,
     `| p50 latency (ms) | ${fmtSpread(spread(p50s), 2)} | | |`,
     `| p99 latency (ms) | ${fmtSpread(p99, 2)} | < 25 | ${p99.median < 25 ? 'met' : `missed: ${fmt(p99.median / 25, 2)}× of target`} |`,
+    ...(apiCpu.length > 0
+      ? [`| api process CPU per accepted request (ms, user + system) | ${fmtSpread(spread(apiCpu), 3)} | | |`]
+      : []),
+    `| bench client CPU per accepted request (ms, same machine) | ${fmtSpread(spread(clientCpu), 3)} | | |`,
     ...Object.entries(rss).map(([k, v]) => `| RSS ${k} after the run (MiB) | ${fmtSpread(spread(v))} | | |`),
     '',
     ...lines,
@@ -132,13 +145,20 @@ interface SqlStats {
   exec: Record<string, { count: number; ms: number }>;
 }
 
+const executions = (s: SqlStats): number => Object.values(s.exec).reduce((n, e) => n + e.count, 0);
+
+/**
+ * The api process's counters: the file with the most statement executions (the
+ * supervisor and migration runs write theirs too, and with the statement cache the
+ * api prepares fewer statements than a migration run does).
+ */
 function readSql(dir: string): SqlStats | null {
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith('sql-')) : [];
   let best: SqlStats | null = null;
   for (const f of files) {
     try {
       const s = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as SqlStats;
-      if (!best || s.prepares > best.prepares) best = s;
+      if (!best || executions(s) > executions(best)) best = s;
     } catch {
       /* being written */
     }
@@ -160,7 +180,7 @@ function sqlTable(before: SqlStats, after: SqlStats, requests: number, elapsedMs
   const prepMs = after.prepareMs - before.prepareMs;
   const per = (x: number): string => fmt(x / Math.max(1, requests), 2);
   return [
-    `**SQLite statements per accepted request** (better-sqlite3 wrapped by \`bench/sql-counter.ts\`, preloaded with \`--require\`; same run, ${requests} requests in ${fmt(elapsedMs / 1000)} s): ${per(execCount)} statement executions and ${per(prep)} \`prepare()\` calls per request (kysely's SQLite driver prepares every query anew); time on the api's single thread per request: executing ${fmt((execMs / Math.max(1, requests)) * 1000, 0)} µs, preparing ${fmt((prepMs / Math.max(1, requests)) * 1000, 0)} µs. Wall time per request at this throughput: ${fmt((elapsedMs / Math.max(1, requests)) * 1000, 0)} µs.`,
+    `**SQLite statements per accepted request** (better-sqlite3 wrapped by \`bench/sql-counter.ts\`, preloaded with \`--require\`; same run, ${requests} requests in ${fmt(elapsedMs / 1000)} s): ${per(execCount)} statement executions and ${per(prep)} \`prepare()\` calls per request (\`withStatementCache\` in src/db/connect.ts reuses prepared statements by SQL text); time on the api's single thread per request: executing ${fmt((execMs / Math.max(1, requests)) * 1000, 0)} µs, preparing ${fmt((prepMs / Math.max(1, requests)) * 1000, 0)} µs. Wall time per request at this throughput: ${fmt((elapsedMs / Math.max(1, requests)) * 1000, 0)} µs.`,
     '',
     '| statement (first 90 chars) | executions / request | µs / request | µs / execution |',
     '|---|---|---|---|',

@@ -110,6 +110,18 @@ export function rssKiB(pid: number): number {
   }
 }
 
+/** CPU time (user + system) a process has used, in ms, from /proc/<pid>/stat (0 when gone). */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 (utime, stime) in clock ticks; Linux reports them at 100 Hz.
+    return (Number(rest[11]) + Number(rest[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 /** The process and all its descendants (from /proc/<pid>/stat ppid fields). */
 export function processTree(root: number): number[] {
   const parent = new Map<number, number>();

@@ -1,5 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Database } from './schema';
+
+// Each unit's savepoint, as fixed statements (kysely's savepoint builder costs a compile per unit).
+const SAVEPOINT = CompiledQuery.raw('savepoint unit');
+const RELEASE = CompiledQuery.raw('release savepoint unit');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint unit');
 
 type Work<T> = (trx: Transaction<Database>) => Promise<T>;
 
@@ -61,14 +67,14 @@ export class WriteBatcher {
     }
     try {
       for (const p of batch) {
-        const sp = await trx.savepoint('unit').execute();
+        await trx.executeQuery(SAVEPOINT);
         try {
-          const value = await p.work(sp);
-          await sp.releaseSavepoint('unit').execute();
+          const value = await p.work(trx);
+          await trx.executeQuery(RELEASE);
           done.push({ p, value });
         } catch (err) {
-          await sp.rollbackToSavepoint('unit').execute();
-          await sp.releaseSavepoint('unit').execute();
+          await trx.executeQuery(ROLLBACK_TO);
+          await trx.executeQuery(RELEASE);
           p.reject(err);
         }
       }

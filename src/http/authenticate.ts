@@ -36,7 +36,7 @@ export async function resolveAuth(deps: ApiDeps, ctx: AppContext): Promise<AuthS
   // A password change bumps the epoch and so ends every session issued before it.
   if (epoch !== null && user.session_epoch !== epoch) throw unauthorized('Session no longer valid');
   if (user.status === 'SUSPENDED') throw accountSuspended();
-  const auth: AuthState = { userId, kind: keyId ? 'api_key' : 'session', keyId };
+  const auth: AuthState = { userId, kind: keyId ? 'api_key' : 'session', keyId, user };
   ctx.state.auth = auth;
   return auth;
 }

@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import type { AppConfig } from '../config';
 import type { Db } from '../db/connect';
 import type { WriteBatcher } from '../db/write-batcher';
+import type { UserRow } from '../modules/accounts/accounts.repository';
 import type { SessionSigner } from '../modules/accounts/sessions';
 import type { Actor } from '../modules/audit/audit.repository';
 import type { Logger } from '../shared/logger';
@@ -12,6 +13,8 @@ export interface AuthState {
   readonly kind: 'session' | 'api_key';
   /** The API key used, when kind is api_key. */
   readonly keyId: string | null;
+  /** The account row read for this request (status checked), for handlers that need more of it. */
+  readonly user: UserRow;
 }
 
 export interface AppState {

@@ -108,9 +108,18 @@ describe('abuse evaluation and suspension', () => {
     throw new Error(`job ${id} did not finish`);
   }
 
-  /** One evaluation, as after a send; each call takes an earlier minute slot, so it is due now and not deduplicated. */
+  /**
+   * One evaluation, as after a send; each call takes its own minute slot a day in
+   * the past, so it is due now and never shares a dedupe key with the evaluations
+   * that the test's sends (or the sweep) enqueue for recent minutes.
+   */
   async function evaluate(userId: string): Promise<void> {
-    const { id, created } = await requestAbuseEvaluation(db, userId, new Date(Date.now() - 60_000 * slot++));
+    const minutesAgo = 24 * 60 + slot++;
+    const { id, created } = await requestAbuseEvaluation(
+      db,
+      userId,
+      new Date(Date.now() - 60_000 * minutesAgo),
+    );
     assert.ok(created);
     await waitForJob(id);
   }

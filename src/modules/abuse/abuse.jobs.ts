@@ -23,6 +23,11 @@ const payloadSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('sweep'), slot: z.string() }),
 ]);
 
+/** The end of the minute `now` falls in: when its evaluation runs, and part of its dedupe key. */
+function evaluationSlotEnd(now: Date): string {
+  return new Date((Math.floor(now.getTime() / MINUTE_MS) + 1) * MINUTE_MS).toISOString();
+}
+
 /**
  * Asks for an evaluation of the account "after sends, at most once a minute"
  * (spec: Limits). The job runs at the end of the current minute, and its dedupe
@@ -34,14 +39,40 @@ export async function requestAbuseEvaluation(
   userId: string,
   now: Date = new Date(),
 ): Promise<EnqueueResult> {
-  const slotEnd = new Date((Math.floor(now.getTime() / MINUTE_MS) + 1) * MINUTE_MS);
+  const slotEnd = evaluationSlotEnd(now);
   return enqueue(db, {
     queue: ABUSE_QUEUE,
     payload: { kind: 'account', userId },
-    runAt: slotEnd,
-    dedupeKey: `account:${userId}:${slotEnd.toISOString()}`,
+    runAt: new Date(slotEnd),
+    dedupeKey: `account:${userId}:${slotEnd}`,
     maxAttempts: 3,
   });
+}
+
+/** Per process: the evaluation slot already enqueued (and committed) for each account. */
+const enqueuedSlot = new Map<string, string>();
+
+/**
+ * Whether a send at `now` still has to enqueue its account's evaluation: false
+ * once this process committed the job of the same minute (issue 11: the send path
+ * skips the insert and its dedupe read for every later send of that minute). The
+ * job table's dedupe key stays the guarantee across processes (API and MTA) and
+ * restarts; this only avoids statements that would have changed nothing.
+ */
+export function abuseEvaluationPending(userId: string, now: Date): boolean {
+  return enqueuedSlot.get(userId) !== evaluationSlotEnd(now);
+}
+
+/** Records, after the send's commit, that the evaluation of `now`'s minute is enqueued. */
+export function noteAbuseEvaluationEnqueued(userId: string, now: Date): void {
+  const slot = evaluationSlotEnd(now);
+  if (enqueuedSlot.size >= 10_000) {
+    // Bounded: entries of minutes that have ended are worth nothing.
+    const current = evaluationSlotEnd(new Date());
+    for (const [id, s] of enqueuedSlot) if (s < current) enqueuedSlot.delete(id);
+    if (enqueuedSlot.size >= 10_000) enqueuedSlot.clear();
+  }
+  enqueuedSlot.set(userId, slot);
 }
 
 /** Enqueues the sweep of the slot `now` falls in (or the next): one job per slot, whoever calls. */

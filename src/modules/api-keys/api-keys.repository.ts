@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { PreparedQuery } from '../../db/precompiled';
 import type { ApiKeysTable, Database } from '../../db/schema';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -7,16 +8,16 @@ export async function insertApiKey(db: Kysely<Database>, row: ApiKeyRow): Promis
   await db.insertInto('api_keys').values(row).execute();
 }
 
+/** Compiled once: every API request runs it (db/precompiled.ts). */
+const activeKeyByHash = new PreparedQuery<{ hash: string }, ApiKeyRow>((db, p) =>
+  db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.hash).where('revoked_at', 'is', null),
+);
+
 export async function findActiveKeyByHash(
   db: Kysely<Database>,
   hash: string,
 ): Promise<ApiKeyRow | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('key_hash', '=', hash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  return activeKeyByHash.first(db, { hash });
 }
 
 export async function listKeys(db: Kysely<Database>, userId: string): Promise<ApiKeyRow[]> {
@@ -58,7 +59,7 @@ export async function revokeKey(
   return res.numUpdatedRows > 0n;
 }
 
-/** Last-use is advisory: written at most once a minute per key to keep the hot path read-only. */
+/** Last-use is advisory: at most one write a minute per key, whichever processes use it. */
 export async function touchKey(
   db: Kysely<Database>,
   id: string,

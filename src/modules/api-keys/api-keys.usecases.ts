@@ -115,6 +115,17 @@ export async function revokeApiKey(deps: {
   return apiKeyView(row);
 }
 
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * When this process last wrote each key's `last_used_at`. `lastUsedAt` is refreshed
+ * at most once a minute (docs/api.md), so a request within the minute skips the
+ * UPDATE altogether instead of running one that changes nothing (issue 11: it was
+ * a write statement on every request). Forgetting is harmless: the UPDATE's own
+ * condition still holds writes to one a minute.
+ */
+const touchedAt = new Map<string, number>();
+
 /** Finds the live key a bearer token names; the hash is looked up, then compared in constant time. */
 export async function authenticateApiKey(
   db: Kysely<Database>,
@@ -124,6 +135,15 @@ export async function authenticateApiKey(
   const row = await keys.findActiveKeyByHash(db, hash);
   if (!row || !safeEqual(row.key_hash, hash)) return undefined;
   const now = Date.now();
-  await keys.touchKey(db, row.id, new Date(now).toISOString(), new Date(now - 60_000).toISOString());
+  if (now - (touchedAt.get(row.id) ?? -Infinity) >= TOUCH_EVERY_MS) {
+    if (touchedAt.size >= 10_000) touchedAt.clear();
+    touchedAt.set(row.id, now);
+    await keys.touchKey(
+      db,
+      row.id,
+      new Date(now).toISOString(),
+      new Date(now - TOUCH_EVERY_MS).toISOString(),
+    );
+  }
   return row;
 }

@@ -56,16 +56,18 @@ export function emailRoutes(deps: ApiDeps): Router<AppState> {
     }
     const input = validate(sendEmailBody, await readJson(ctx, bodyLimit, raw));
     const auth = await resolveAuth(deps, ctx);
+    const idempotencyKey = checkIdempotencyKey(ctx.get('idempotency-key') || undefined);
     const result = await sendEmail({
       db: deps.db,
       writes: deps.writes,
       config: deps.config,
       log: deps.log,
-      userId: auth.userId,
+      user: auth.user,
       apiKeyId: auth.keyId,
       input,
-      requestHash: sha256Hex(raw),
-      idempotencyKey: checkIdempotencyKey(ctx.get('idempotency-key') || undefined),
+      // The body is hashed only when a key asks for replay protection.
+      idempotency:
+        idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: sha256Hex(raw) },
     });
     if (result.usage) setQuotaHeaders(ctx, result.usage);
     if (result.replayed) ctx.set('Idempotent-Replayed', 'true');

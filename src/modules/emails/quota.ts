@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { AppConfig } from '../../config';
-import type { Database } from '../../db/schema';
+import { byArity, PreparedQuery } from '../../db/precompiled';
+import type { Database, QuotaLedgerTable } from '../../db/schema';
 import type { UserRow } from '../accounts/accounts.repository';
 import { newId } from '../../shared/ids';
 import { sendingLimitExceeded } from './emails.errors';
@@ -138,12 +139,95 @@ export interface ConsumeInput {
   readonly now?: number;
 }
 
+interface ScopeUseRow {
+  readonly scope: ScopeName;
+  readonly day: number | string | null;
+  readonly dayOldest: string | null;
+  readonly hour: number | string | null;
+  readonly hourOldest: string | null;
+}
+
+interface ScopesUsedParams {
+  readonly userId: string;
+  readonly domainId: string;
+  readonly apiKeyId: string | null;
+  readonly dayStart: string;
+  readonly hourStart: string;
+}
+
+/**
+ * The three scopes' usage in one statement compiled once (the send path's hot
+ * read): a UNION ALL of one index range per scope on the primary key (scope,
+ * scope_id, minute); measured at half the cost of the same read written with OR,
+ * which SQLite plans as a multi-index OR plus a sort. A send without an API key
+ * binds null to the key branch, which matches nothing.
+ */
+const scopesUsed = new PreparedQuery<ScopesUsedParams, ScopeUseRow>((db, p) => {
+  const branch = (scope: ScopeName, id: string | null) =>
+    db
+      .selectFrom('quota_buckets')
+      .select([
+        sql<ScopeName>`${sql.lit(scope)}`.as('scope'),
+        sql<number | string | null>`sum(count)`.as('day'),
+        sql<string | null>`min(minute)`.as('dayOldest'),
+        sql<number | string | null>`sum(case when minute >= ${p.hourStart} then count else 0 end)`.as('hour'),
+        sql<string | null>`min(case when minute >= ${p.hourStart} then minute end)`.as('hourOldest'),
+      ])
+      .where('scope', '=', scope)
+      .where('scope_id', '=', id)
+      .where('minute', '>=', p.dayStart)
+      .where('count', '>', 0);
+  return branch('user', p.userId)
+    .unionAll(branch('domain', p.domainId))
+    .unionAll(branch('api_key', p.apiKeyId));
+});
+
+interface BucketAdd {
+  readonly scopeIds: readonly string[];
+  readonly minute: string;
+  readonly count: number;
+}
+
+const SCOPE_ORDER: readonly ScopeName[] = ['user', 'domain', 'api_key'];
+
+/** One upsert for the user, domain and (when present) key buckets of a minute. */
+const addToScopeBuckets = byArity<BucketAdd, unknown>((db, p, item, arity) =>
+  db
+    .insertInto('quota_buckets')
+    .values(
+      SCOPE_ORDER.slice(0, arity).map((scope, i) => ({
+        scope,
+        scope_id: item('scopeIds', i),
+        minute: p.minute,
+        count: p.count,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['scope', 'scope_id', 'minute'])
+        .doUpdateSet((eb) => ({ count: eb('quota_buckets.count', '+', eb.ref('excluded.count')) })),
+    ),
+);
+
+const insertLedger = new PreparedQuery<Insertable<QuotaLedgerTable>, unknown>((db, p) =>
+  db.insertInto('quota_ledger').values({
+    id: p.id,
+    user_id: p.user_id,
+    domain_id: p.domain_id,
+    api_key_id: p.api_key_id,
+    email_id: p.email_id,
+    count: p.count,
+    created_at: p.created_at,
+  }),
+);
+
 /**
  * Checks every scope (user, sending domain, API key) over the rolling hour and
  * day, then records the consumption. Must run inside the send transaction
  * (BEGIN IMMEDIATE serialises it), so two concurrent sends cannot both take the
  * last of an allowance, and a rejected send consumes nothing. Domain and key
  * scopes carry the account's limits (the spec leaves their defaults open).
+ * Three statements whatever the scopes: one read, one upsert, the ledger row.
  */
 export async function consumeQuota(trx: Kysely<Database>, input: ConsumeInput): Promise<QuotaUsage> {
   const now = input.now ?? Date.now();
@@ -156,9 +240,21 @@ export async function consumeQuota(trx: Kysely<Database>, input: ConsumeInput): 
     { window: 'hour', ms: HOUR_MS, limit: input.limits.hour },
     { window: 'day', ms: DAY_MS, limit: input.limits.day },
   ] as const;
+  const rows = await scopesUsed.rows(trx, {
+    userId: input.userId,
+    domainId: input.domainId,
+    apiKeyId: input.apiKeyId,
+    dayStart: minuteOf(now - DAY_MS),
+    hourStart: minuteOf(now - HOUR_MS),
+  });
+  const byScope = new Map(rows.map((r) => [r.scope, r]));
   let userUsage = { hour: 0, day: 0 };
   for (const scope of scopes) {
-    const use = await used(trx, scope, now);
+    const row = byScope.get(scope.name);
+    const use = {
+      hour: { count: Number(row?.hour ?? 0), oldestMinute: row?.hourOldest ?? null },
+      day: { count: Number(row?.day ?? 0), oldestMinute: row?.dayOldest ?? null },
+    };
     if (scope.name === 'user') userUsage = { hour: use.hour.count, day: use.day.count };
     for (const w of windows) {
       const u = use[w.window];
@@ -175,19 +271,20 @@ export async function consumeQuota(trx: Kysely<Database>, input: ConsumeInput): 
       }
     }
   }
-  await addToBuckets(trx, scopes, minuteOf(now), input.count);
-  await trx
-    .insertInto('quota_ledger')
-    .values({
-      id: newId('quo'),
-      user_id: input.userId,
-      domain_id: input.domainId,
-      api_key_id: input.apiKeyId,
-      email_id: input.emailId,
-      count: input.count,
-      created_at: new Date(now).toISOString(),
-    })
-    .execute();
+  await addToScopeBuckets(scopes.length).run(trx, {
+    scopeIds: scopes.map((s) => s.id),
+    minute: minuteOf(now),
+    count: input.count,
+  });
+  await insertLedger.run(trx, {
+    id: newId('quo'),
+    user_id: input.userId,
+    domain_id: input.domainId,
+    api_key_id: input.apiKeyId,
+    email_id: input.emailId,
+    count: input.count,
+    created_at: new Date(now).toISOString(),
+  });
   return {
     hour: { used: userUsage.hour + input.count, limit: input.limits.hour },
     day: { used: userUsage.day + input.count, limit: input.limits.day },
