@@ -54,6 +54,9 @@ export function lineLogger(options: { level: string; process: string }): Supervi
   return { info: at('info'), warn: at('warn'), error: at('error') };
 }
 
+/** How long the api and worker wait for the mta's first greeting before starting anyway. */
+const MTA_READY_WAIT_MS = 20_000;
+
 // A child that lived this long before dying is restarted promptly again.
 const HEALTHY_RUN_MS = 60_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -81,6 +84,8 @@ export interface SupervisorOptions {
 export class Supervisor {
   private readonly slots: Slot[];
   private stopping = false;
+  /** Set while the other processes wait for the mta's first start (see start()). */
+  private mtaSettled: ((reason: string) => void) | undefined;
 
   constructor(private readonly options: SupervisorOptions) {
     this.slots = options.names.map((name) => ({
@@ -92,8 +97,35 @@ export class Supervisor {
     }));
   }
 
+  /**
+   * Starts the mta first and the others once it greets (its `mta_ready` message
+   * over IPC), when it exits, or after MTA_READY_WAIT_MS, whichever comes first:
+   * so an api answering /health means SMTP is up too (container healthchecks and
+   * probes see the whole appliance), and the worker's first hand-offs find the
+   * injection listener. A failing MTA never holds the api back for longer.
+   */
   start(): void {
-    for (const slot of this.slots) this.spawn(slot);
+    const mta = this.slots.find((s) => s.name === 'mta');
+    const others = this.slots.filter((s) => s !== mta);
+    if (mta === undefined || others.length === 0) {
+      for (const slot of this.slots) this.spawn(slot);
+      return;
+    }
+    let started = false;
+    const startOthers = (reason: string): void => {
+      clearTimeout(timer);
+      this.mtaSettled = undefined;
+      if (started || this.stopping) return;
+      started = true;
+      this.options.log.info(
+        { event: 'supervisor_starting_rest', reason, processes: others.map((s) => s.name) },
+        'starting the other processes',
+      );
+      for (const slot of others) this.spawn(slot);
+    };
+    const timer = setTimeout(() => startOthers('mta_ready_timeout'), MTA_READY_WAIT_MS);
+    this.mtaSettled = startOthers;
+    this.spawn(mta);
   }
 
   private spawn(slot: Slot): void {
@@ -102,12 +134,19 @@ export class Supervisor {
     slot.startedAt = Date.now();
     const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, ENTRY[slot.name]], {
       env: this.options.env ?? process.env,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      // The mta reports readiness over IPC (and then disconnects); see start().
+      stdio: slot.name === 'mta' ? ['ignore', 'inherit', 'inherit', 'ipc'] : ['ignore', 'inherit', 'inherit'],
     });
     slot.child = child;
     log.info({ event: 'process_started', name: slot.name, childPid: child.pid }, `${slot.name} started`);
+    if (slot.name === 'mta') {
+      child.on('message', (m: unknown) => {
+        if ((m as { event?: unknown } | null)?.event === 'mta_ready') this.mtaSettled?.('mta_ready');
+      });
+    }
     child.on('exit', (code, signal) => {
       slot.child = undefined;
+      if (slot.name === 'mta') this.mtaSettled?.('mta_exited');
       if (this.stopping) {
         log.info({ event: 'process_stopped', name: slot.name, code, signal }, `${slot.name} stopped`);
         return;
@@ -132,6 +171,7 @@ export class Supervisor {
   /** SIGTERM to every child; SIGKILL to those still running after the timeout. Resolves when all are gone. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.mtaSettled?.('stopping'); // clears the wait; nothing more is started
     const running: Promise<void>[] = [];
     for (const slot of this.slots) {
       if (slot.restartTimer) clearTimeout(slot.restartTimer);

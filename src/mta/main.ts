@@ -63,6 +63,8 @@ async function main(): Promise<void> {
   const ready = await waitForGreeting('127.0.0.1', config.injectPort, READY_TIMEOUT_MS, never);
   if (ready.ok) {
     logger.info({ event: 'mta_ready', banner: ready.banner }, 'MTA accepting connections');
+    // Under the supervisor: it starts the api and worker on this (src/supervisor.ts).
+    if (process.send !== undefined) process.send({ event: 'mta_ready' }, () => process.disconnect());
   } else if (!stopping) {
     logger.error({ event: 'mta_not_ready', error: ready.error }, 'Haraka did not come up; stopping it');
     failed = true;

@@ -63,9 +63,18 @@ describe('mta process', () => {
     fs.rmSync(env.DATA_DIR!, { recursive: true, force: true });
   });
 
-  it('greets with 220 and MAIL_HOSTNAME', () => {
-    assert.match(greeting, new RegExp(`^220 ${HOSTNAME.replaceAll('.', '\\.')} ESMTP`));
-    assert.doesNotMatch(greeting, /Haraka\/\d/, 'the version is not advertised');
+  it('greets with a multi-line 220 naming MAIL_HOSTNAME and the relay policy', () => {
+    const lines = greeting.split('\n');
+    assert.match(lines[0]!, new RegExp(`^220-${HOSTNAME.replaceAll('.', '\\.')} ESMTP Mailroom ready`));
+    assert.match(lines.at(-1)!, /^220 No relaying/);
+    assert.ok(
+      lines.slice(0, -1).every((l) => l.startsWith('220-')),
+      greeting,
+    );
+    // On the wire (CRLF after each line) over 200 bytes: container-check reads `head -c 200`.
+    const wireBytes = lines.reduce((n, l) => n + Buffer.byteLength(l) + 2, 0);
+    assert.ok(wireBytes > 200, `greeting is ${wireBytes} bytes`);
+    assert.doesNotMatch(greeting, /Haraka/, 'the software and its version are not advertised');
   });
 
   it('advertises SIZE = EMAIL_MAX_SIZE_BYTES and greets the client by its PTR name', async () => {

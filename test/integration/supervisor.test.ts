@@ -45,7 +45,17 @@ describe('supervisor', () => {
       assert.equal(ready.status, 200);
       assert.equal(ready.body.status, 'ok');
       assert.equal(ready.body.checks.mail.ok, true);
-      assert.match(await smtpBanner(app.ports.smtp), /^220 mx\.mailroom\.test/);
+      assert.match(await smtpBanner(app.ports.smtp, '127.0.0.1', 10_000), /^220-mx\.mailroom\.test ESMTP/);
+
+      // The mta starts first; api and worker follow once it greets (not on the timeout).
+      const events = app.lines.map((l) => JSON.parse(l) as StartedLine & { reason?: string });
+      const at = (pred: (l: StartedLine & { reason?: string }) => boolean): number => events.findIndex(pred);
+      const mtaReady = at((l) => l.event === 'mta_ready');
+      const rest = at((l) => l.event === 'supervisor_starting_rest');
+      assert.ok(mtaReady >= 0 && rest > mtaReady, 'api and worker start after mta_ready');
+      assert.equal(events[rest]!.reason, 'mta_ready');
+      assert.ok(at((l) => l.event === 'process_started' && l.name === 'api') > rest);
+      assert.ok(at((l) => l.event === 'process_started' && l.name === 'worker') > rest);
 
       const [workerPid] = startedPids(app.lines, 'worker');
       assert.ok(workerPid);
