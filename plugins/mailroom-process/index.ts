@@ -1,8 +1,11 @@
 /**
- * Lifetime of the Haraka child. The mta process is our parent over an IPC
- * channel (src/mta/haraka-process.ts); if it dies without stopping us (crash,
- * SIGKILL), the channel closes and we exit rather than keep the SMTP ports from
- * its successor. Accepted mail is already on disk: exiting loses nothing.
+ * Lifetime of the process Haraka runs in. Haraka runs inside the mta process
+ * (src/mta/haraka-process.ts), whose parent, the supervisor, holds an IPC channel
+ * to it (src/supervisor.ts; `spawnHaraka` children have one to their parent the
+ * same way). If that parent dies without stopping us (crash, SIGKILL), the
+ * channel closes and we exit rather than keep the SMTP ports from its successor.
+ * Accepted mail is already on disk: exiting loses nothing. So nothing may
+ * disconnect the channel on purpose (src/mta/main.ts only sends `mta_ready`).
  */
 import type { HarakaPlugin } from '../types';
 

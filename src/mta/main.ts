@@ -64,7 +64,9 @@ async function main(): Promise<void> {
   if (ready.ok) {
     logger.info({ event: 'mta_ready', banner: ready.banner }, 'MTA accepting connections');
     // Under the supervisor: it starts the api and worker on this (src/supervisor.ts).
-    if (process.send !== undefined) process.send({ event: 'mta_ready' }, () => process.disconnect());
+    // The channel stays open: plugins/mailroom-process exits when it closes (the
+    // supervisor died), so an orphaned MTA never keeps the SMTP ports.
+    process.send?.({ event: 'mta_ready' });
   } else if (!stopping) {
     logger.error({ event: 'mta_not_ready', error: ready.error }, 'Haraka did not come up; stopping it');
     failed = true;

@@ -69,6 +69,8 @@ describe('supervisor', () => {
       );
       assert.ok(app.lines.some((l) => (JSON.parse(l) as StartedLine).event === 'process_exited'));
 
+      // The mta never restarted: its IPC channel (how it reports ready) stays open.
+      assert.equal(startedPids(app.lines, 'mta').length, 1);
       const children = ['api', 'worker', 'mta'].flatMap((n) => startedPids(app.lines, n)).filter(alive);
       assert.equal(children.length, 3);
       const stopped = await app.stop();
