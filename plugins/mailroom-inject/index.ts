@@ -23,7 +23,7 @@ import {
 import { listenerOf } from '../../src/mta/listeners';
 import { expectedInjectCredential } from '../../src/mta/mta-runtime';
 import { defer } from '../../src/mta/smtp-verdict';
-import { syncDirectory } from '../../src/mta/sync-directory';
+import { coalescedDirectorySync } from '../../src/shared/sync-directory';
 import { iniInteger } from '../ini';
 import { answer, dsnOf } from '../smtp-reply';
 import type { HarakaAddress, HarakaConnection, HarakaNext, HarakaPlugin, HarakaTransaction } from '../types';
@@ -32,7 +32,11 @@ interface Outbound {
   send_trans_email(transaction: HarakaTransaction, next: (code: number, msg?: unknown) => void): void;
 }
 
-const state = { injectPort: 0, queueDir: '', outbound: undefined as Outbound | undefined };
+const state = {
+  injectPort: 0,
+  outbound: undefined as Outbound | undefined,
+  syncQueueDir: undefined as (() => Promise<void>) | undefined,
+};
 
 function onInjectListener(connection: HarakaConnection): boolean {
   return listenerOf(connection.local.port, state.injectPort) === 'inject';
@@ -52,7 +56,7 @@ export function register(this: HarakaPlugin): void {
   state.outbound = outbound;
   const queue = this.haraka_require('outbound/queue') as { queue_dir?: unknown } | null;
   if (typeof queue?.queue_dir !== 'string') throw new Error("Haraka's outbound queue has no queue_dir");
-  state.queueDir = queue.queue_dir;
+  state.syncQueueDir = coalescedDirectorySync(queue.queue_dir);
   // AUTH parsing, the 334 exchange and the failure delay come from auth_base; its
   // hook_capabilities (TLS only) and password check are replaced by ours below.
   this.inherits('auth/auth_base');
@@ -126,14 +130,16 @@ const QUEUE_FAILED = defer(451, '4.3.0', 'Could not queue the message; try again
  * Replaces Haraka's default for relaying connections (send_trans_email with its
  * answer mapped to 550 for anything but OK, even a full disk) so that:
  * - 250 comes only after every queue file is fsynced and renamed (Haraka) AND
- *   the queue directory is fsynced (here), so the renames survive a power loss;
+ *   the queue directory is fsynced (here; concurrent sessions share one fsync), so
+ *   the renames survive a power loss;
  * - any local failure is a 451, which the worker retries. When the directory
  *   fsync fails the files may still be delivered: a duplicate, never a loss.
  */
 export function queueForDelivery(this: HarakaPlugin, next: HarakaNext, connection: HarakaConnection): void {
   const transaction = connection.transaction;
   const outbound = state.outbound;
-  if (transaction === null || outbound === undefined) {
+  const syncQueueDir = state.syncQueueDir;
+  if (transaction === null || outbound === undefined || syncQueueDir === undefined) {
     next(constants.denysoft, dsnOf(QUEUE_FAILED));
     return;
   }
@@ -147,7 +153,7 @@ export function queueForDelivery(this: HarakaPlugin, next: HarakaNext, connectio
       next(constants.denysoft, dsnOf(QUEUE_FAILED));
       return;
     }
-    syncDirectory(state.queueDir).then(
+    syncQueueDir().then(
       () => next(constants.ok, 'Message Queued'),
       (err: unknown) => {
         connection.logerror(this, 'fsync of the queue directory failed', { event: 'mta_queue_failed', err });

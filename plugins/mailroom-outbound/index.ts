@@ -4,7 +4,9 @@
  *   unsigned); with SMTP_RELAY every message goes to the relay; otherwise Haraka
  *   looks up the recipient domain's MX itself (through DNS_SERVERS, mailroom-dns).
  * - `delivered` / `deferred` / `bounce`: one `mta-outcome` job per recipient,
- *   committed (SQLite, synchronous=FULL) BEFORE next(): Haraka removes or renames
+ *   committed (SQLite, synchronous=FULL, by a writer thread so Haraka's event loop
+ *   never waits on an fsync; hooks firing together share a commit) BEFORE next():
+ *   Haraka removes or renames
  *   the queue file after next(), so a crash in between replays the hook and the
  *   job's dedupe key absorbs the replay. A duplicate, never a loss.
  * - `deferred` answers next() (CONT): Haraka retries at MTA_RETRY_INTERVALS;
@@ -17,8 +19,8 @@ import { emailIdFromVerp } from '../../src/modules/emails/mta-outcome';
 import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
 import type { DeliveryEvent, RecipientReport } from '../../src/mta/delivery-outcome';
 import { deliveryOutcomes } from '../../src/mta/delivery-outcome';
-import { mtaDb } from '../../src/mta/mta-runtime';
-import { recordOutcomes } from '../../src/mta/outcome-jobs';
+import type { OutcomeRecorder } from '../../src/mta/outcome-jobs';
+import { threadedOutcomeRecorder } from '../../src/mta/outcome-writer';
 import { UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import { iniInteger, iniValue } from '../ini';
 import type { HarakaAddress, HarakaHmail, HarakaNext, HarakaPlugin, HarakaRecipient } from '../types';
@@ -29,7 +31,12 @@ interface Relay {
   readonly priority: number;
 }
 
-const state = { relay: undefined as Relay | undefined, retryBudget: 0 };
+const state = {
+  relay: undefined as Relay | undefined,
+  retryBudget: 0,
+  /** Group commit of the hooks' outcome jobs in a writer thread, started on first use. */
+  recorder: undefined as OutcomeRecorder | undefined,
+};
 
 export function register(this: HarakaPlugin): void {
   const ini = this.config.get('mailroom.ini');
@@ -116,7 +123,7 @@ function record(
 ): void {
   // Inside the chain: opening the database can throw too, and must end up below.
   Promise.resolve()
-    .then(() => recordOutcomes(mtaDb(), payloads))
+    .then(() => (state.recorder ??= threadedOutcomeRecorder())(payloads))
     .then(
       (created) => {
         for (const p of payloads) {

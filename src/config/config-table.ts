@@ -100,6 +100,12 @@ export const configTable = {
     '4001',
     'Worker liveness port (`GET /health`), bound to BIND_ADDRESS.',
   ),
+  workerConcurrency: key(
+    'WORKER_CONCURRENCY',
+    int(1, 1000),
+    '128',
+    'Jobs the worker runs at once (sends wait on the MTA, so this is I/O, not cores); their database writes share commits.',
+  ),
   smtpPort: key('SMTP_PORT', port, '2525', 'Inbound MX port (the image sets 25).'),
   submissionPort: key(
     'SUBMISSION_PORT',

@@ -62,6 +62,27 @@ function expiredOnLastAttempt(eb: JobsEb, now: string) {
 }
 
 /**
+ * A read, outside any transaction: is there anything `claim` would take or make
+ * terminal? Callers that run the claim inside a transaction of their own (the job
+ * runner's group commit) ask this first, so an idle poll never takes the write lock.
+ */
+export async function hasClaimable(
+  db: Kysely<Database>,
+  queues: readonly QueueName[],
+  now: string,
+): Promise<boolean> {
+  if (queues.length === 0) return false;
+  const any = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('queue', 'in', [...queues])
+    .where((eb) => eb.or([claimable(eb, now), expiredOnLastAttempt(eb, now)]))
+    .limit(1)
+    .executeTakeFirst();
+  return any !== undefined;
+}
+
+/**
  * The one claim. In a single write transaction it (1) makes terminal the jobs
  * whose lease expired on their last attempt, so a job that keeps crashing its
  * worker ends `failed` instead of looping, and (2) leases up to `limit` claimable
@@ -82,16 +103,7 @@ export async function claim(db: Kysely<Database>, options: ClaimOptions): Promis
 
   // Idle workers poll; a read first keeps them from taking the write lock (and
   // stalling API writers) when there is nothing to do.
-  if (!db.isTransaction) {
-    const any = await db
-      .selectFrom('jobs')
-      .select('id')
-      .where('queue', 'in', queues)
-      .where((eb) => eb.or([claimable(eb, probeNow), expiredOnLastAttempt(eb, probeNow)]))
-      .limit(1)
-      .executeTakeFirst();
-    if (!any) return { jobs: [], dead: [] };
-  }
+  if (!db.isTransaction && !(await hasClaimable(db, queues, probeNow))) return { jobs: [], dead: [] };
 
   const run = async (trx: Kysely<Database>): Promise<ClaimResult> => {
     // Read the clock once the write lock is held: BEGIN IMMEDIATE may have waited

@@ -1,3 +1,5 @@
+// Must stay the first import: sets UV_THREADPOOL_SIZE before libuv's pool starts.
+import './threadpool';
 import { loadConfig } from '../config';
 import { exitOnFatal } from '../shared/fatal';
 import { createLogger } from '../shared/logger';

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config';
 import type { Database } from '../db/schema';
+import { WriteBatcher } from '../db/write-batcher';
 import { createGovernanceHandlers, seedGovernanceSchedules } from '../modules/abuse/abuse.jobs';
 import { createBounceHandler } from '../modules/bounces/bounce-job';
 import { createDnsRecheckHandler, scheduleDnsRecheck } from '../modules/domains/domains.jobs';
@@ -13,6 +14,12 @@ import type { HandlerRegistry } from './job-handler';
 export interface HandlerDeps {
   readonly db: Kysely<Database>;
   readonly config: AppConfig;
+  /**
+   * Group commit for the send and delivery-report handlers (the hot path); shared
+   * with the job runner so a job's completion joins the same commits. Default: one
+   * over `db`.
+   */
+  readonly writes?: WriteBatcher | undefined;
 }
 
 /**
@@ -20,11 +27,12 @@ export interface HandlerDeps {
  * its entry here; a queue without a handler is not claimed (its jobs wait).
  */
 export function createHandlers(deps: HandlerDeps): HandlerRegistry {
+  const hot = { ...deps, writes: deps.writes ?? new WriteBatcher(deps.db) };
   return {
     'dns-recheck': createDnsRecheckHandler(deps),
-    'email-send': createEmailSendHandler(deps),
-    'email-send:failed': createStagedSendHandler(deps),
-    'mta-outcome': createMtaOutcomeHandler(deps),
+    'email-send': createEmailSendHandler(hot),
+    'email-send:failed': createStagedSendHandler(hot),
+    'mta-outcome': createMtaOutcomeHandler(hot),
     'bounce-processing': createBounceHandler(deps),
     'inbound-processing': createInboundHandler(deps),
     ...createWebhookHandlers(deps),

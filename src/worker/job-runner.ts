@@ -1,9 +1,10 @@
 import os from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { WriteBatcher } from '../db/write-batcher';
 import type { BackoffPolicy } from '../jobs/backoff';
 import type { ClaimedJob, ClaimResult } from '../jobs/claim';
-import { claim } from '../jobs/claim';
+import { claim, hasClaimable } from '../jobs/claim';
 import { complete } from '../jobs/complete';
 import { extendLease } from '../jobs/extend-lease';
 import { describeError, fail } from '../jobs/fail';
@@ -26,6 +27,12 @@ export interface JobRunnerOptions {
   /** Sleep between polls when nothing was due; wake() cuts it short. */
   readonly idleMs?: number | undefined;
   readonly backoff?: BackoffPolicy | undefined;
+  /**
+   * Group commit for claims and settlements (and, when the handlers share it, their
+   * own writes): what is submitted while one commit is in flight shares the next.
+   * Default: one of the runner's own over `db`.
+   */
+  readonly writes?: WriteBatcher | undefined;
 }
 
 export interface StopResult {
@@ -61,6 +68,7 @@ export class JobRunner {
   private readonly concurrency: number;
   private readonly idleMs: number;
   private readonly backoff: BackoffPolicy | undefined;
+  private readonly writes: WriteBatcher;
   private readonly inFlight = new Set<InFlight>();
   private stopping = false;
   /** After stop: the database may be gone, so late handlers no longer write. */
@@ -80,6 +88,7 @@ export class JobRunner {
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.idleMs = options.idleMs ?? 100;
     this.backoff = options.backoff;
+    this.writes = options.writes ?? new WriteBatcher(this.db);
     this.queues = (Object.keys(this.handlers) as QueueName[]).filter((q) => this.handlers[q] !== undefined);
   }
 
@@ -122,12 +131,15 @@ export class JobRunner {
       }
       let claimed: ClaimResult;
       try {
-        claimed = await claim(this.db, {
-          queues: this.queues,
-          owner: this.owner,
-          leaseMs: this.leaseMs,
-          limit: free,
-        });
+        // The read keeps an idle poll off the write lock; the claim itself shares a
+        // commit with whatever else the worker is writing at the moment.
+        if (!(await hasClaimable(this.db, this.queues, new Date().toISOString()))) {
+          await this.sleep(this.idleMs);
+          continue;
+        }
+        claimed = await this.writes.run((trx) =>
+          claim(trx, { queues: this.queues, owner: this.owner, leaseMs: this.leaseMs, limit: free }),
+        );
       } catch (err) {
         this.logger.error({ event: 'job_claim_failed', err });
         await this.sleep(CLAIM_ERROR_PAUSE_MS);
@@ -180,7 +192,7 @@ export class JobRunner {
     flight.settling = true;
     if (this.closed) return;
     try {
-      if (await complete(this.db, job, this.owner)) {
+      if (await this.writes.run((trx) => complete(trx, job, this.owner))) {
         this.logger.debug({
           event: 'job_succeeded',
           queue: job.queue,
@@ -203,10 +215,9 @@ export class JobRunner {
     this.logger.warn({ event: 'job_failed', ...base, error, permanent });
     if (this.closed) return;
     try {
-      const result = await fail(this.db, job, this.owner, err, {
-        retryable: !permanent,
-        backoff: this.backoff,
-      });
+      const result = await this.writes.run((trx) =>
+        fail(trx, job, this.owner, err, { retryable: !permanent, backoff: this.backoff }),
+      );
       if (result.outcome === 'retry') {
         this.logger.info({
           event: 'job_retry_scheduled',

@@ -1,5 +1,6 @@
 import { loadConfig, sqlitePath } from '../config';
 import { migrate, openDb } from '../db/connect';
+import { WriteBatcher } from '../db/write-batcher';
 import { exitOnFatal } from '../shared/fatal';
 import { createLogger } from '../shared/logger';
 import { createHandlers, seedSchedules } from './handlers';
@@ -16,7 +17,10 @@ async function main(): Promise<void> {
   if (secret.generated) logger.warn({ event: 'secret_key_generated', dataDir: config.dataDir });
   const db = openDb({ file: sqlitePath(config) });
   await migrate(db);
-  const worker = await startWorker({ config, db, handlers: createHandlers({ db, config }), logger });
+  // One group commit for the handlers' writes and the runner's claims and settlements.
+  const writes = new WriteBatcher(db);
+  const handlers = createHandlers({ db, config, writes });
+  const worker = await startWorker({ config, db, handlers, logger, writes });
   await seedSchedules({ db, config });
 
   let stopping = false;

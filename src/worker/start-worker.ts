@@ -1,17 +1,21 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config';
 import type { Database } from '../db/schema';
+import type { WriteBatcher } from '../db/write-batcher';
 import type { Logger } from '../shared/logger';
 import type { HandlerRegistry } from './job-handler';
 import { startHealthServer } from './health-server';
 import { JobRunner } from './job-runner';
 
 export interface StartWorkerOptions {
-  readonly config: Pick<AppConfig, 'workerPort' | 'bindAddress'>;
+  readonly config: Pick<AppConfig, 'workerPort' | 'bindAddress'> &
+    Partial<Pick<AppConfig, 'workerConcurrency'>>;
   /** Migrated already. */
   readonly db: Kysely<Database>;
   readonly handlers: HandlerRegistry;
   readonly logger: Logger;
+  /** The group commit the handlers write through, shared so settlements join their commits. */
+  readonly writes?: WriteBatcher | undefined;
 }
 
 export interface RunningWorker {
@@ -27,6 +31,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     db: options.db,
     handlers: options.handlers,
     logger: options.logger.child({ module: 'job-runner' }),
+    concurrency: options.config.workerConcurrency,
+    writes: options.writes,
   });
   const health = await startHealthServer({
     port: options.config.workerPort,

@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool';
 import { injectCredential } from '../../mta/inject-credential';
 
 /** One recipient the MTA refused at RCPT TO. */
@@ -35,18 +36,35 @@ export interface InjectorOptions {
   readonly hostname: string;
   /** Default 127.0.0.1: the injection listener is loopback-only. */
   readonly host?: string | undefined;
+  /** Kept-open sessions at most (default INJECT_CONNECTIONS). */
+  readonly connections?: number | undefined;
 }
 
 /**
+ * Sessions the worker keeps open to the injection listener. Each carries one
+ * message at a time; Haraka writes and fsyncs the queue files of several sessions
+ * at once, so a few of them keep the MTA's disk busy while the worker builds the
+ * next messages.
+ */
+export const INJECT_CONNECTIONS = 64;
+
+/**
  * SMTP to Haraka's loopback injection listener with the internal credential
- * (AUTH PLAIN). No TLS: the connection never leaves the host. One connection
- * per message keeps failure handling simple (no pooled socket that the MTA
- * closed while idle); on loopback the setup costs a few milliseconds.
+ * (AUTH PLAIN). No TLS: the connection never leaves the host. Sessions are pooled
+ * (nodemailer's pool): connect, EHLO and AUTH once per session, then one
+ * MAIL/RCPT/DATA after another, each answered by Haraka only once that message is
+ * durably queued. A session the MTA closed while idle is replaced; one closed
+ * before a message's first byte went out carries that message over another.
  */
 export function createInjector(options: InjectorOptions): Injector {
   const auth = injectCredential(options.secretKey);
-  return async (handOff) => {
-    const transport = nodemailer.createTransport({
+  let transport: ReturnType<typeof createPool> | undefined;
+  const pool = (): ReturnType<typeof createPool> => {
+    if (transport) return transport;
+    transport = createPool({
+      pool: true,
+      maxConnections: options.connections ?? INJECT_CONNECTIONS,
+      maxMessages: Infinity,
       host: options.host ?? '127.0.0.1',
       port: options.port,
       secure: false,
@@ -60,25 +78,30 @@ export function createInjector(options: InjectorOptions): Injector {
       socketTimeout: 60_000,
       logger: false,
     });
-    try {
-      const info = await transport.sendMail({
-        envelope: { from: handOff.from, to: [...handOff.to] },
-        raw: handOff.raw,
-        signal: handOff.signal,
-      });
-      return {
-        response: info.response,
-        accepted: info.accepted.map((a) => a.toLowerCase()),
-        rejected: (info.rejectedErrors ?? []).map((e) => ({
-          address: (e.recipient ?? '').toLowerCase(),
-          response: e.response ?? e.message,
-          statusCode: e.responseCode ?? null,
-        })),
-      };
-    } finally {
-      transport.close();
-    }
+    // Failures reach each message's own callback; the pool's event has nothing to add.
+    transport.on('error', () => undefined);
+    return transport;
   };
+  return async (handOff) => {
+    const info = await pool().sendMail({
+      envelope: { from: handOff.from, to: [...handOff.to] },
+      raw: handOff.raw,
+      signal: handOff.signal,
+    });
+    return {
+      response: info.response,
+      accepted: info.accepted.map((a) => a.toLowerCase()),
+      rejected: (info.rejectedErrors ?? []).map((e) => ({
+        address: (e.recipient ?? '').toLowerCase(),
+        response: e.response ?? e.message,
+        statusCode: e.responseCode ?? null,
+      })),
+    };
+  };
+}
+
+function createPool(options: SMTPPool.Options) {
+  return nodemailer.createTransport(options);
 }
 
 /** Why a hand-off failed, and whether a later attempt can succeed. */

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, EmailStatus } from '../../db/schema';
+import type { WriteBatcher } from '../../db/write-batcher';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import type { JobHandler } from '../../worker/job-handler';
@@ -60,11 +61,14 @@ export async function applyMtaOutcome(
   db: Kysely<Database>,
   o: MtaOutcomePayload,
   options: ApplyOptions,
+  writes?: Pick<WriteBatcher, 'run'>,
 ): Promise<OutcomeApplied> {
   const response = formatSmtpResponse(o);
   const message = eventMessageFor(o, response);
   const reportedAt = Number.isNaN(Date.parse(o.at)) ? isoNow() : new Date(o.at).toISOString();
-  return db.transaction().execute(async (trx): Promise<OutcomeApplied> => {
+  const write = <T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
+    writes ? writes.run(work) : db.transaction().execute(work);
+  return write(async (trx): Promise<OutcomeApplied> => {
     const at = isoNow();
     const email = await repo.findEmail(trx, o.emailId);
     if (!email) return { kind: 'unmatched', reason: 'no such message' };
@@ -160,15 +164,24 @@ function logApplied(log: Logger, o: MtaOutcomePayload, r: OutcomeApplied): void 
   }
 }
 
-/** `mta-outcome`: one delivery report from Haraka's hooks. A payload that does not parse is dropped (permanent). */
-export function createMtaOutcomeHandler(deps: { readonly db: Kysely<Database> }): JobHandler {
+/**
+ * `mta-outcome`: one delivery report from Haraka's hooks. A payload that does not parse is dropped (permanent).
+ * With `writes` (the worker's group commit) reports applied at the same moment share one commit.
+ */
+export function createMtaOutcomeHandler(deps: {
+  readonly db: Kysely<Database>;
+  readonly writes?: Pick<WriteBatcher, 'run'> | undefined;
+}): JobHandler {
   return async (job, ctx) => {
     const outcome = parseMtaOutcome(job.payload);
     if (!outcome) throw new PermanentJobError('mta-outcome payload does not parse');
     const log = ctx.logger.child({ module: 'emails' });
-    const result = await applyMtaOutcome(deps.db, outcome, {
-      acceptBeforeSent: job.attempts > EARLY_REPORT_RETRIES,
-    });
+    const result = await applyMtaOutcome(
+      deps.db,
+      outcome,
+      { acceptBeforeSent: job.attempts > EARLY_REPORT_RETRIES },
+      deps.writes,
+    );
     logApplied(log, outcome, result);
     if (result.kind === 'early') {
       throw new Error(`report for ${outcome.emailId} arrived before its hand-off was recorded; retrying`);

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
+import type { WriteBatcher } from '../../db/write-batcher';
 import type { EnqueueInput } from '../../jobs/enqueue';
 import { enqueue } from '../../jobs/enqueue';
 import { isoNow } from '../../shared/clock';
@@ -46,6 +47,16 @@ export interface AttemptDeps {
   /** BASE_URL, for the account footer's `{{logo_url}}`. */
   readonly baseUrl: string;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The worker's group commit: the attempt's transactions share commits with other
+   * jobs' writes. Without it each is a transaction of its own on `db`.
+   */
+  readonly writes?: Pick<WriteBatcher, 'run'> | undefined;
+}
+
+/** Runs `work` in one transaction, through the group commit when there is one. */
+function write<T>(deps: AttemptDeps, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return deps.writes ? deps.writes.run(work) : deps.db.transaction().execute(work);
 }
 
 type Start =
@@ -71,7 +82,7 @@ export async function attemptSend(
   plan: TransientPlan,
 ): Promise<AttemptResult> {
   const log = deps.logger;
-  const start = await deps.db.transaction().execute((trx) => begin(trx, emailId));
+  const start = await write(deps, (trx) => begin(trx, emailId));
   if (start.kind === 'done') {
     logResult(log, emailId, start.result);
     return start.result;
@@ -114,7 +125,7 @@ export async function attemptSend(
   } catch (err) {
     return settle(deps, email, attempt, classifyHandOffError(err), plan);
   }
-  const recorded = await deps.db.transaction().execute((trx) => recordSent(trx, email, attempt, accepted));
+  const recorded = await write(deps, (trx) => recordSent(trx, email, attempt, accepted));
   const result: AttemptResult = recorded
     ? { kind: 'sent', attempt, recovered: false }
     : { kind: 'overtaken', attempt };
@@ -178,7 +189,7 @@ async function settle(
     logResult(deps.logger, email.id, result);
     return result;
   }
-  const result = await deps.db.transaction().execute(async (trx): Promise<AttemptResult> => {
+  const result = await write(deps, async (trx): Promise<AttemptResult> => {
     const at = isoNow();
     const current = await repo.findEmail(trx, email.id);
     if (!current || current.status !== 'processing' || current.attempts !== attempt) {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
 import type { Database } from '../../db/schema';
+import type { WriteBatcher } from '../../db/write-batcher';
 import type { EnqueueInput } from '../../jobs/enqueue';
 import type { JobHandler } from '../../worker/job-handler';
 import { PermanentJobError } from '../../worker/job-handler';
@@ -116,6 +117,8 @@ export interface SendJobDeps {
   readonly config: Pick<AppConfig, 'injectPort' | 'secretKey' | 'mailHostname' | 'baseUrl'>;
   /** Default: SMTP to 127.0.0.1:injectPort with the internal credential. */
   readonly inject?: Injector | undefined;
+  /** The worker's group commit (see AttemptDeps.writes). */
+  readonly writes?: Pick<WriteBatcher, 'run'> | undefined;
 }
 
 function injectorOf(deps: SendJobDeps): Injector {
@@ -144,7 +147,7 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
       job.attempts >= budget ? { kind: 'park', job: stagedSendJob(payload.emailId, 1) } : { kind: 'retry' };
     const logger = ctx.logger.child({ module: 'emails' });
     const result = await attemptSend(
-      { db: deps.db, inject, logger, signal: ctx.signal, baseUrl: deps.config.baseUrl },
+      { db: deps.db, writes: deps.writes, inject, logger, signal: ctx.signal, baseUrl: deps.config.baseUrl },
       payload.emailId,
       plan,
     );
@@ -169,7 +172,7 @@ export function createStagedSendHandler(deps: SendJobDeps): JobHandler {
         : { kind: 'give-up' };
     const logger = ctx.logger.child({ module: 'emails', stage: payload.stage });
     const result = await attemptSend(
-      { db: deps.db, inject, logger, signal: ctx.signal, baseUrl: deps.config.baseUrl },
+      { db: deps.db, writes: deps.writes, inject, logger, signal: ctx.signal, baseUrl: deps.config.baseUrl },
       payload.emailId,
       plan,
     );

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { syncDirectory, syncDirectoryShared } from '../../shared/sync-directory';
 
 /** A raw message as stored: where, and what it holds. */
 export interface StoredRaw {
@@ -10,56 +11,6 @@ export interface StoredRaw {
   /** Hex SHA-256 of the bytes. */
   readonly sha256: string;
   readonly size: number;
-}
-
-async function syncDir(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-interface DirSyncState {
-  /** The fsync in flight. */
-  running: Promise<void> | undefined;
-  /** The one that starts after it, shared by everyone who asked meanwhile. */
-  next: Promise<void> | undefined;
-}
-
-const dirSyncs = new Map<string, DirSyncState>();
-
-/**
- * fsync of `dir` covering every entry created in it before the call: concurrent
- * callers share fsyncs. One in flight may have started before the caller's
- * rename, so a caller arriving then waits for the next one, which starts when
- * the running one ends and serves every caller that arrived meanwhile. Under
- * load, one directory fsync per batch of messages instead of one per message.
- */
-export function syncDirShared(dir: string): Promise<void> {
-  let state = dirSyncs.get(dir);
-  if (state === undefined) {
-    state = { running: undefined, next: undefined };
-    dirSyncs.set(dir, state);
-  }
-  const s = state;
-  const start = (): Promise<void> => {
-    const run = syncDir(dir).finally(() => {
-      if (s.running === run) s.running = undefined;
-      if (s.running === undefined && s.next === undefined) dirSyncs.delete(dir);
-    });
-    s.running = run;
-    return run;
-  };
-  if (s.running === undefined) return start();
-  s.next ??= s.running
-    .catch(() => undefined)
-    .then(() => {
-      s.next = undefined;
-      return start();
-    });
-  return s.next;
 }
 
 /** Creates `dir` and fsyncs its parent, so a new day's directory survives a power loss too. */
@@ -73,7 +24,7 @@ async function ensureDir(dir: string): Promise<void> {
     await ensureDir(dir);
     return;
   }
-  await syncDir(path.dirname(dir));
+  await syncDirectory(path.dirname(dir));
 }
 
 /**
@@ -111,7 +62,7 @@ export async function storeRawMessage(dataDir: string, bytes: Buffer | Readable)
   }
   await handle.close();
   await fs.rename(tmp, final);
-  await syncDirShared(dir);
+  await syncDirectoryShared(dir);
   return { path: final, sha256: hash.digest('hex'), size };
 }
 

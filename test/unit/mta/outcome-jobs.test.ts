@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { MtaOutcomePayload } from '../../../src/modules/emails/mta-outcome';
 import { parseMtaOutcome } from '../../../src/modules/emails/mta-outcome';
-import { outcomeDedupeKey, recordOutcomes } from '../../../src/mta/outcome-jobs';
+import { outcomeDedupeKey, outcomeRecorder, recordOutcomes } from '../../../src/mta/outcome-jobs';
 import type { TestDb } from '../jobs/job-test-db';
 import { createTestDb } from '../jobs/job-test-db';
 
@@ -69,5 +69,31 @@ describe('recordOutcomes (real database)', () => {
 
   it('nothing to record is no transaction at all', async () => {
     assert.equal(await recordOutcomes(t.db, []), 0);
+  });
+});
+
+describe('outcomeRecorder (group commit, real database)', () => {
+  let t: TestDb;
+  before(async () => {
+    t = await createTestDb();
+  });
+  after(() => t.close());
+
+  it('hooks recording at once each get their own count, and every job is committed', async () => {
+    const record = outcomeRecorder(t.db);
+    const payloads = ['a', 'b', 'c', 'd'].map((r) => ({ ...base, recipient: `${r}@dest.test` }));
+    const counts = await Promise.all([
+      record([payloads[0]!, payloads[1]!]),
+      record([payloads[2]!]),
+      record([payloads[0]!, payloads[3]!]),
+      record([]),
+    ]);
+    assert.deepEqual(counts, [2, 1, 1, 0]);
+    const keys = (
+      await t.db.selectFrom('jobs').select('dedupe_key').where('queue', '=', 'mta-outcome').execute()
+    )
+      .map((r) => r.dedupe_key)
+      .sort();
+    assert.deepEqual(keys, payloads.map((p) => outcomeDedupeKey(p)).sort());
   });
 });
