@@ -10,6 +10,10 @@ import { createEmailSendHandler, createStagedSendHandler } from '../modules/emai
 import { createInboundHandler } from '../modules/inbound/inbound.job';
 import { createWebhookHandlers, seedWebhookSchedules } from '../modules/webhooks/webhooks.jobs';
 import type { HandlerRegistry } from './job-handler';
+import { withConcurrencyLimit } from './job-handler';
+
+/** Inbound messages parsed at once, whatever WORKER_CONCURRENCY allows the sends. */
+const INBOUND_PARALLEL = 8;
 
 export interface HandlerDeps {
   readonly db: Kysely<Database>;
@@ -34,7 +38,8 @@ export function createHandlers(deps: HandlerDeps): HandlerRegistry {
     'email-send:failed': createStagedSendHandler(hot),
     'mta-outcome': createMtaOutcomeHandler(hot),
     'bounce-processing': createBounceHandler(deps),
-    'inbound-processing': createInboundHandler(deps),
+    // Each run holds a whole received message (up to EMAIL_MAX_SIZE_BYTES) while parsing.
+    'inbound-processing': withConcurrencyLimit(createInboundHandler(deps), INBOUND_PARALLEL),
     ...createWebhookHandlers(deps),
     ...createGovernanceHandlers(deps),
   };
