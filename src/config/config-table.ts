@@ -298,6 +298,24 @@ export const configTable = {
     'false',
     'Suspend accounts automatically when an abuse signal fires.',
   ),
+  retentionSucceededJobsDays: key(
+    'RETENTION_SUCCEEDED_JOBS_DAYS',
+    int(0, 3650),
+    '7',
+    'Days a succeeded job row is kept after it finished (a week of history to look into); `0` keeps them forever. Queued and running jobs are never deleted.',
+  ),
+  retentionFailedJobsDays: key(
+    'RETENTION_FAILED_JOBS_DAYS',
+    int(0, 3650),
+    '30',
+    "Days a failed job row (attempts exhausted, `last_error` kept) is kept after it failed, so operators can inspect it; `0` keeps them forever. A failed inbound job's raw file goes with it.",
+  ),
+  retentionWebhookEventsDays: key(
+    'RETENTION_WEBHOOK_EVENTS_DAYS',
+    int(0, 3650),
+    '7',
+    'Days a webhook event (outbox row) is kept after it was fanned out, and never while one of its deliveries can still be attempted; `0` keeps them forever.',
+  ),
   shutdownTimeoutMs: key(
     'SHUTDOWN_TIMEOUT_MS',
     int(100, 60000),

@@ -12,6 +12,7 @@ export const QUEUES = [
   'inbound-processing',
   'dns-recheck',
   'abuse-evaluation',
+  'retention',
 ] as const;
 
 export type QueueName = (typeof QUEUES)[number];

@@ -8,6 +8,7 @@ import { createDnsRecheckHandler, scheduleDnsRecheck } from '../modules/domains/
 import { createMtaOutcomeHandler } from '../modules/emails/outcome-job';
 import { createEmailSendHandler, createStagedSendHandler } from '../modules/emails/send-job';
 import { createInboundHandler } from '../modules/inbound/inbound.job';
+import { createRetentionHandler, seedRetentionSchedule } from '../modules/retention/retention.jobs';
 import { createWebhookHandlers, seedWebhookSchedules } from '../modules/webhooks/webhooks.jobs';
 import type { HandlerRegistry } from './job-handler';
 import { withConcurrencyLimit } from './job-handler';
@@ -42,6 +43,7 @@ export function createHandlers(deps: HandlerDeps): HandlerRegistry {
     'inbound-processing': withConcurrencyLimit(createInboundHandler(deps), INBOUND_PARALLEL),
     ...createWebhookHandlers(deps),
     ...createGovernanceHandlers(deps),
+    retention: createRetentionHandler(deps),
   };
 }
 
@@ -53,4 +55,5 @@ export async function seedSchedules(deps: HandlerDeps): Promise<void> {
   await scheduleDnsRecheck(deps.db, { intervalS: deps.config.dnsRecheckIntervalS });
   await seedWebhookSchedules(deps.db);
   await seedGovernanceSchedules(deps.db, deps.config);
+  await seedRetentionSchedule(deps.db);
 }
