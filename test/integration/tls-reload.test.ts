@@ -20,6 +20,7 @@ import { startDnsServer } from '../helpers/dns-server';
 import { freePorts } from '../helpers/free-port';
 import type { MtaProcess } from './mta-harness';
 import { startMta } from './mta-harness';
+import { makeSelfSignedCert } from '../helpers/tls-cert';
 
 const HOSTNAME = 'mx.reload.test';
 const STEP_MS = 5_000;
@@ -31,31 +32,12 @@ interface Cert {
 }
 
 function makeCert(dir: string, name: string, cn: string): Cert {
-  const keyFile = path.join(dir, `${name}.key`);
-  const certFile = path.join(dir, `${name}.crt`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${cn}`,
-      '-addext',
-      `subjectAltName=DNS:${cn}`,
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
+  const { keyFile, certFile } = makeSelfSignedCert({
+    dir,
+    name,
+    subject: `/CN=${cn}`,
+    altNames: [`DNS:${cn}`],
+  });
   const cert = fs.readFileSync(certFile);
   return {
     key: fs.readFileSync(keyFile),

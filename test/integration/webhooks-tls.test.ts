@@ -14,6 +14,7 @@ import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { emit, READY_MARKER, verifySignature, waitUntil } from './webhooks-harness';
+import { makeSelfSignedCert } from '../helpers/tls-cert';
 
 const HARNESS = path.join(__dirname, 'webhooks-harness.js');
 
@@ -53,31 +54,13 @@ describe(
 
     before(async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-tls-'));
-      const key = path.join(dir, 'key.pem');
-      const cert = path.join(dir, 'cert.pem');
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=tls.example.com',
-          '-addext',
-          'subjectAltName=DNS:tls.example.com',
-          '-keyout',
-          key,
-          '-out',
-          cert,
-        ],
-        { stdio: 'ignore' },
-      );
+      const { keyFile: key, certFile: cert } = makeSelfSignedCert({
+        dir,
+        name: 'tls',
+        subject: '/CN=tls.example.com',
+        altNames: ['DNS:tls.example.com'],
+        days: 1,
+      });
       server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));

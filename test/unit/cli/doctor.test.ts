@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -33,6 +32,7 @@ import { startDnsServer } from '../../helpers/dns-server';
 import { freePort, freePorts } from '../../helpers/free-port';
 import type { SmtpSink } from '../../helpers/smtp-sink';
 import { startSmtpSink } from '../../helpers/smtp-sink';
+import { makeSelfSignedCert } from '../../helpers/tls-cert';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -467,29 +467,13 @@ describe('doctor: network checks against local peers', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-doctor-tls-'));
     try {
       const make = (name: string): void => {
-        execFileSync(
-          'openssl',
-          [
-            'req',
-            '-x509',
-            '-newkey',
-            'ec',
-            '-pkeyopt',
-            'ec_paramgen_curve:prime256v1',
-            '-nodes',
-            '-days',
-            '30',
-            '-subj',
-            '/CN=mx.example.test',
-            '-addext',
-            'subjectAltName=DNS:mx.example.test',
-            '-keyout',
-            path.join(dir, `${name}.key`),
-            '-out',
-            path.join(dir, `${name}.crt`),
-          ],
-          { stdio: 'ignore' },
-        );
+        makeSelfSignedCert({
+          dir,
+          name,
+          subject: '/CN=mx.example.test',
+          altNames: ['DNS:mx.example.test'],
+          days: 30,
+        });
       };
       make('a');
       make('b');

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +11,7 @@ import {
   fileSignature,
   readTlsPair,
 } from '../../../src/mta/tls-files';
+import { makeSelfSignedCert } from '../../helpers/tls-cert';
 
 describe('tls-files: pairs, summaries, signatures', () => {
   let dir: string;
@@ -23,29 +23,13 @@ describe('tls-files: pairs, summaries, signatures', () => {
       ['a', 'mx.example.test'],
       ['b', 'other.example.test'],
     ] as const) {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-days',
-          '10',
-          '-subj',
-          `/O=Example/CN=${cn}`,
-          '-addext',
-          `subjectAltName=DNS:${cn},DNS:*.Example.test,IP:192.0.2.1`,
-          '-keyout',
-          file(`${name}.key`),
-          '-out',
-          file(`${name}.crt`),
-        ],
-        { stdio: 'ignore' },
-      );
+      makeSelfSignedCert({
+        dir,
+        name,
+        subject: `/O=Example/CN=${cn}`,
+        altNames: [`DNS:${cn}`, 'DNS:*.Example.test', 'IP:192.0.2.1'],
+        days: 10,
+      });
     }
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
