@@ -193,7 +193,7 @@ export async function endToEnd(opts: Options): Promise<{ e2e: Section; memory: S
     title: 'end-to-end',
     figures: { ratio: ratios },
     lines: [
-      `${n.toLocaleString('en-US')} messages per repeat${opts.full ? '' : ' (reduced from the issue’s 10,000 to keep the default run short; `--full` runs 10,000)'}, ${opts.repeats} repeats, both sides relaying to the same Postfix \`smtp-sink\` on 127.0.0.1. Mailroom: ${CONNECTIONS} keep-alive API clients POST /v1/emails (1 recipient, ~5 KB html), fresh appliance (api + worker + mta/Haraka) per repeat, SMTP_RELAY to the sink; delivered = the email's status \`delivered\` (the worker recorded the relay's 250), time = its \`delivered_at\`; latency = 202 received → \`delivered_at\`. Postfix: private instance (default tuning), \`smtp-source -d -s ${CONNECTIONS} -l 5200\`; delivered = \`status=sent\` lines in its log, latency = Postfix's \`delay=\` (arrival → relay 250).`,
+      `${n.toLocaleString('en-US')} messages per repeat${opts.full ? '' : ' (reduced from the issue’s 10,000 to keep the default run short; `--full` runs 10,000)'}, ${opts.repeats} repeats, both sides relaying to the same Postfix \`smtp-sink\` on 127.0.0.1. Mailroom: ${CONNECTIONS} keep-alive API clients POST /v1/emails (1 recipient, ~5 KB html), fresh appliance (api + worker + mta with Haraka inside) per repeat, SMTP_RELAY to the sink; delivered = the email's status \`delivered\` (the worker recorded the relay's 250), time = its \`delivered_at\`; latency = 202 received → \`delivered_at\`. Postfix: private instance (default tuning), \`smtp-source -d -s ${CONNECTIONS} -l 5200\`; delivered = \`status=sent\` lines in its log, latency = Postfix's \`delay=\` (arrival → relay 250).`,
       '',
       '| figure | Mailroom | Postfix | ratio (Mailroom/Postfix, per repeat) | target |',
       '|---|---|---|---|---|',
@@ -214,7 +214,7 @@ export async function endToEnd(opts: Options): Promise<{ e2e: Section; memory: S
     title: 'memory',
     figures: { idle: idleTotal, peak },
     lines: [
-      `RSS (VmRSS from /proc) of the supervisor and every descendant (api, worker, mta and the Haraka process it spawns), measured 5 s after each fresh start of the end-to-end repeats (idle), and sampled every 250 ms during the end-to-end run (peak). ${opts.repeats} repeats.`,
+      `RSS (VmRSS from /proc) of the supervisor and every descendant (api, worker, and the mta, which runs Haraka in-process), measured 5 s after each fresh start of the end-to-end repeats (idle), and sampled every 250 ms during the end-to-end run (peak). ${opts.repeats} repeats.`,
       '',
       '| process | idle RSS (MiB) median (min – max) | peak RSS during end-to-end (MiB) |',
       '|---|---|---|',

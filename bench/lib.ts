@@ -165,18 +165,15 @@ export function childPids(app: Appliance): Record<string, number> {
   return out;
 }
 
-/** RSS in MiB of supervisor, api, worker, mta, haraka (the mta's child) and their sum. */
+/**
+ * RSS in MiB of supervisor, api, worker and mta (Haraka runs inside the mta
+ * process), and the sum over the supervisor's whole process tree.
+ */
 export function applianceRss(app: Appliance): Record<string, number> {
   const sup = app.process.pid ?? 0;
   const kids = childPids(app);
   const out: Record<string, number> = { supervisor: rssKiB(sup) / 1024 };
-  for (const [name, pid] of Object.entries(kids)) {
-    out[name] = rssKiB(pid) / 1024;
-    if (name === 'mta') {
-      const haraka = processTree(pid).slice(1);
-      out.haraka = haraka.reduce((a, p) => a + rssKiB(p), 0) / 1024;
-    }
-  }
+  for (const [name, pid] of Object.entries(kids)) out[name] = rssKiB(pid) / 1024;
   out.total = processTree(sup).reduce((a, p) => a + rssKiB(p), 0) / 1024;
   return out;
 }
