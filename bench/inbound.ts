@@ -20,6 +20,7 @@ import {
   startBench,
   WORK,
 } from './lib';
+import type { Spread } from './lib';
 import type { Options, Section } from './types';
 
 const SESSIONS = 20;
@@ -199,6 +200,7 @@ export async function inbound(opts: Options): Promise<Section> {
     `${n.toLocaleString('en-US')} messages of ~${BYTES} bytes per repeat${opts.full ? '' : ' (reduced; `--full` runs 10,000)'}, \`smtp-source -d -s ${SESSIONS}\`, one recipient each, ${opts.repeats} repeats. Stored = a row in \`inbound_messages\` (Mailroom) / a file in the maildir (Postfix virtual delivery, one static mailbox). Time = smtp-source start → the N-th message stored.`,
     '',
   ];
+  const figures: Record<string, Spread> = { postfix: pfS };
   if (runnable !== 'yes' || ourRates.length === 0) {
     lines.push(
       `**Mailroom side not runnable yet** (the inbound pipeline is being written): ${runnable === 'yes' ? 'no repeat completed' : runnable}.`,
@@ -209,6 +211,7 @@ export async function inbound(opts: Options): Promise<Section> {
     );
   } else {
     const ratio = spread(ourRates.map((x, i) => x / (pfRates[i] ?? NaN)));
+    figures.ratio = ratio;
     lines.push(
       '| figure | Mailroom | Postfix | ratio (per repeat) | target |',
       '|---|---|---|---|---|',
@@ -220,5 +223,5 @@ export async function inbound(opts: Options): Promise<Section> {
       `- Mailroom accepted/s (smtp-source start → smtp-source done, every message answered 250; processing by the worker continues after): ${fmtSpread(spread(acceptRates))}`,
     );
   lines.push(...notes);
-  return { id: 'inbound', title: 'inbound', lines, figures: { postfix: pfS } };
+  return { id: 'inbound', title: 'inbound', lines, figures };
 }

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { apiAccept } from './api-accept';
 import { endToEnd } from './end-to-end';
 import { inbound } from './inbound';
+import { limitsSection } from './limits';
 import { fmt, log, machineInfo, REPO, WORK } from './lib';
 import { memory } from './memory';
 import { scale } from './scale';
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
   await attempt('inbound', async () => [await inbound(opts)]);
   await attempt('scale', async () => [await scale(opts)]);
 
+  if (only.length > 1) sections.push(limitsSection(sections));
   const minutes = (Date.now() - started) / 60_000;
   machine['Load average at end'] = os
     .loadavg()
