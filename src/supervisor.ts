@@ -134,8 +134,10 @@ export class Supervisor {
     slot.startedAt = Date.now();
     const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, ENTRY[slot.name]], {
       env: this.options.env ?? process.env,
-      // The mta reports readiness over IPC (and then disconnects); see start().
-      stdio: slot.name === 'mta' ? ['ignore', 'inherit', 'inherit', 'ipc'] : ['ignore', 'inherit', 'inherit'],
+      // Every child gets an IPC channel: the mta reports readiness over it (see
+      // start()), and each child stops when it closes, i.e. when this supervisor
+      // died without stopping them (src/shared/parent-watch.ts, mailroom-process).
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     slot.child = child;
     log.info({ event: 'process_started', name: slot.name, childPid: child.pid }, `${slot.name} started`);

@@ -6,6 +6,7 @@ import { SessionSigner } from '../modules/accounts/sessions';
 import { exitOnFatal } from '../shared/fatal';
 import { createLogger } from '../shared/logger';
 import { createApp } from './app';
+import { stopWhenParentGoes } from '../shared/parent-watch';
 
 /** The api process: `node dist/src/http/main.js`. */
 async function main(): Promise<void> {
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  stopWhenParentGoes();
 }
 
 main().catch(exitOnFatal('api'));

@@ -5,6 +5,7 @@ import { exitOnFatal } from '../shared/fatal';
 import { createLogger } from '../shared/logger';
 import { createHandlers, seedSchedules } from './handlers';
 import { startWorker } from './start-worker';
+import { stopWhenParentGoes } from '../shared/parent-watch';
 
 /** How long shutdown waits for running handlers; the rest come back through lease expiry. */
 const STOP_DEADLINE_MS = 5_000;
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  stopWhenParentGoes();
 }
 
 main().catch(exitOnFatal('worker'));

@@ -83,4 +83,25 @@ describe('supervisor', () => {
       await app.kill();
     }
   });
+
+  it('children stop on their own when the supervisor is SIGKILLed (none keeps a port)', async () => {
+    const app = await startAppliance();
+    try {
+      const children = ['api', 'worker', 'mta'].flatMap((n) => startedPids(app.lines, n));
+      assert.equal(children.filter(alive).length, 3);
+      app.process.kill('SIGKILL');
+      await until('every child gone', () => children.every((pid) => !alive(pid)), 15_000);
+      const lines = app.lines.map((l) => JSON.parse(l) as StartedLine);
+      assert.ok(
+        lines.some((l) => l.event === 'api_stopping'),
+        'the api took its SIGTERM path',
+      );
+      assert.ok(
+        lines.some((l) => l.event === 'worker_stopped'),
+        'the worker stopped cleanly',
+      );
+    } finally {
+      await app.kill();
+    }
+  });
 });
