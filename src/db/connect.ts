@@ -56,13 +56,19 @@ export function openSqlite(file: string): BetterSqlite3.Database {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 10000');
+  // Statement and savepoint journals (what undoes one statement, or one unit of a group
+  // commit) in memory, not in a temporary file: a send's trigger-bearing inserts and
+  // savepoints otherwise cost ~30 pwrite() calls each (issue 11). Only rollback within
+  // an open transaction reads them; crash recovery is the WAL's, unchanged.
+  sqlite.pragma('temp_store = MEMORY');
   return sqlite;
 }
 
 /**
  * kysely's SQLite driver prepares every query anew; preparing costs more than
  * running most of our statements. This hands it a view of the database whose
- * `prepare` reuses statements by SQL text (bounded, least recently used first out).
+ * `prepare` reuses statements by SQL text (bounded: the oldest prepared goes first;
+ * a hit does not reorder, as the statements in use are far fewer than the bound).
  * Safe because the driver runs a statement to completion (`all`/`run`) before the
  * next one on this single connection.
  */
@@ -70,11 +76,7 @@ export function withStatementCache(sqlite: BetterSqlite3.Database, max = 500): B
   const cache = new Map<string, BetterSqlite3.Statement>();
   const prepare = (source: string): BetterSqlite3.Statement => {
     const hit = cache.get(source);
-    if (hit) {
-      cache.delete(source);
-      cache.set(source, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const stmt = sqlite.prepare(source);
     cache.set(source, stmt);
     if (cache.size > max) cache.delete(cache.keys().next().value as string);

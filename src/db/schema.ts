@@ -193,6 +193,15 @@ export interface QuotaBucketsTable {
   count: number;
 }
 
+/** The minute buckets summed per hour (migration 009's triggers keep them equal). */
+export interface QuotaHourBucketsTable {
+  scope: 'user' | 'domain' | 'api_key';
+  scope_id: string;
+  /** `YYYY-MM-DDTHH`. */
+  hour: string;
+  count: number;
+}
+
 export interface IdempotencyKeysTable {
   user_id: string;
   key: string;
@@ -313,6 +322,7 @@ export interface Database {
   email_attachments: EmailAttachmentsTable;
   quota_ledger: QuotaLedgerTable;
   quota_buckets: QuotaBucketsTable;
+  quota_hour_buckets: QuotaHourBucketsTable;
   idempotency_keys: IdempotencyKeysTable;
   suppressions: SuppressionsTable;
   outbox: OutboxTable;

@@ -7,6 +7,7 @@ import * as m005 from './005-governance';
 import * as m006 from './006-inbound';
 import * as m007 from './007-bounces';
 import * as m008 from './008-submission';
+import * as m009 from './009-quota-windows';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '006-inbound': m006,
   '007-bounces': m007,
   '008-submission': m008,
+  '009-quota-windows': m009,
 };

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
 import type { Database, RecipientType } from '../../db/schema';
-import { enqueue } from '../../jobs/enqueue';
 import { AppError, isAppError } from '../../shared/app-error';
 import { newId } from '../../shared/ids';
 import {
@@ -26,7 +25,12 @@ import { storeIdempotent } from './idempotency';
 import type { QuotaUsage } from './quota';
 import { consumeQuota, effectiveLimits } from './quota';
 import type { QueuedEmailRow } from './queued-message.repository';
-import { insertQueuedEmail, insertQueuedEvent, insertSubmittedRaw } from './queued-message.repository';
+import {
+  insertNewMessageJob,
+  insertQueuedEmail,
+  insertQueuedEvent,
+  insertSubmittedRaw,
+} from './queued-message.repository';
 import { emailSendJob } from './send-job';
 import { resolveSendingDomain } from './sending-domain';
 
@@ -262,7 +266,11 @@ export async function commitMessage(
         created_at: m.now,
       });
       const scheduledAt = m.fields.scheduled_at;
-      await enqueue(trx, emailSendJob(m.id, scheduledAt ? new Date(scheduledAt) : undefined));
+      await insertNewMessageJob(
+        trx,
+        emailSendJob(m.id, scheduledAt ? new Date(scheduledAt) : undefined),
+        m.now,
+      );
       if (evaluate) await requestAbuseEvaluation(trx, userId, acceptedAt);
       if (m.idempotency) await storeIdempotent(trx, { userId, ...m.idempotency });
       return { usage, domain };

@@ -7,7 +7,11 @@ import type {
   EmailEventsTable,
   EmailRecipientsTable,
   EmailsTable,
+  JobsTable,
 } from '../../db/schema';
+import { DEFAULT_MAX_ATTEMPTS } from '../../jobs/enqueue';
+import type { EnqueueInput } from '../../jobs/enqueue';
+import { newId } from '../../shared/ids';
 
 /**
  * The rows a send writes in its transaction (commit-message.ts), as queries
@@ -136,6 +140,57 @@ export async function insertQueuedEvent(
   event: Required<Insertable<EmailEventsTable>>,
 ): Promise<void> {
   await insertEventRow.run(trx, event);
+}
+
+type JobRow = Pick<
+  Required<Insertable<JobsTable>>,
+  | 'id'
+  | 'queue'
+  | 'payload'
+  | 'state'
+  | 'run_at'
+  | 'max_attempts'
+  | 'dedupe_key'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+const insertJobRow = new PreparedQuery<JobRow, unknown>((db, p) =>
+  db.insertInto('jobs').values({
+    id: p.id,
+    queue: p.queue,
+    payload: p.payload,
+    state: p.state,
+    run_at: p.run_at,
+    max_attempts: p.max_attempts,
+    dedupe_key: p.dedupe_key,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  }),
+);
+
+/**
+ * The new message's `email-send` job (send-job.ts `emailSendJob`), written as
+ * jobs/enqueue.ts writes a job but compiled once. Its dedupe key is the message's
+ * id, new in this transaction, so enqueue's ON CONFLICT DO NOTHING cannot apply:
+ * a conflict here is a failure of the send (EMAIL_QUEUE_FAILED), never a no-op.
+ */
+export async function insertNewMessageJob(
+  trx: Kysely<Database>,
+  job: EnqueueInput,
+  now: string,
+): Promise<void> {
+  await insertJobRow.run(trx, {
+    id: newId('job'),
+    queue: job.queue,
+    payload: JSON.stringify(job.payload),
+    state: 'queued',
+    run_at: job.runAt?.toISOString() ?? now,
+    max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    dedupe_key: job.dedupeKey ?? null,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 /** The header-cleaned message of an SMTP submission, delivered as stored. */

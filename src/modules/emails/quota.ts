@@ -50,41 +50,142 @@ export function minuteOf(ms: number): string {
   return new Date(ms - (ms % MINUTE_MS)).toISOString().slice(0, 16);
 }
 
-interface WindowUse {
-  readonly count: number;
-  /** Oldest non-empty bucket inside the window, for Retry-After. */
-  readonly oldestMinute: string | null;
+/** `YYYY-MM-DDTHH`: the hour bucket (quota_hour_buckets) a moment falls in. */
+export function hourOf(ms: number): string {
+  return new Date(ms - (ms % HOUR_MS)).toISOString().slice(0, 13);
 }
 
 /**
- * Usage of one scope over the rolling hour and day in one index range read of
- * per-minute buckets. The bucket holding a window's start is counted whole: the
- * window is up to a minute longer than nominal, so an allowance is never exceeded,
- * only released up to a minute late.
+ * Where the rolling windows at `now` start, in bucket keys. A window counts whole
+ * every minute bucket from the one holding its start: it is up to a minute longer
+ * than nominal, so an allowance is never exceeded, only released up to a minute
+ * late. The day window is read as the minute buckets of its first (partial) hour,
+ * `[dayStart, dayHeadEnd)`, plus the hour buckets from `dayHours` on (the current
+ * hour included): the same minutes as `minute >= dayStart`, in at most 60 + 24
+ * rows instead of 1,440.
  */
+export interface WindowBounds {
+  readonly hourStart: string;
+  readonly dayStart: string;
+  readonly dayHeadEnd: string;
+  readonly dayHours: string;
+}
+
+export function windowBounds(now: number): WindowBounds {
+  const dayHours = hourOf(now - DAY_MS + HOUR_MS);
+  return {
+    hourStart: minuteOf(now - HOUR_MS),
+    dayStart: minuteOf(now - DAY_MS),
+    dayHeadEnd: `${dayHours}:00`,
+    dayHours,
+  };
+}
+
+interface ScopeUseRow {
+  readonly scope: ScopeName;
+  readonly part: 'hour' | 'dayHead' | 'dayHours';
+  readonly n: number | string | null;
+}
+
+interface ScopesUsedParams extends WindowBounds {
+  readonly scopeIds: readonly string[];
+}
+
+const SCOPE_ORDER: readonly ScopeName[] = ['user', 'domain', 'api_key'];
+
+/**
+ * The usage of the first `arity` scopes of SCOPE_ORDER, in one statement compiled
+ * once per arity (the send path's hot read): a UNION ALL of three index ranges per
+ * scope, each bounded whatever the volume (≤ 61 minute buckets for the hour, ≤ 60
+ * minute buckets and ≤ 24 hour buckets for the day; see WindowBounds).
+ */
+const scopesUsed = byArity<ScopesUsedParams, ScopeUseRow>((db, p, item, arity) => {
+  const minutes = (scope: ScopeName, i: number, part: 'hour' | 'dayHead') => {
+    let q = db
+      .selectFrom('quota_buckets')
+      .select([
+        sql<ScopeName>`${sql.lit(scope)}`.as('scope'),
+        sql<ScopeUseRow['part']>`${sql.lit(part)}`.as('part'),
+        sql<number | string | null>`sum(count)`.as('n'),
+      ])
+      .where('scope', '=', scope)
+      .where('scope_id', '=', item('scopeIds', i));
+    q =
+      part === 'hour'
+        ? q.where('minute', '>=', p.hourStart)
+        : q.where('minute', '>=', p.dayStart).where('minute', '<', p.dayHeadEnd);
+    return q;
+  };
+  const hours = (scope: ScopeName, i: number) =>
+    db
+      .selectFrom('quota_hour_buckets')
+      .select([
+        sql<ScopeName>`${sql.lit(scope)}`.as('scope'),
+        sql<ScopeUseRow['part']>`${sql.lit('dayHours')}`.as('part'),
+        sql<number | string | null>`sum(count)`.as('n'),
+      ])
+      .where('scope', '=', scope)
+      .where('scope_id', '=', item('scopeIds', i))
+      .where('hour', '>=', p.dayHours);
+  // Same output columns from either table: typed as one builder so they chain.
+  const branches = SCOPE_ORDER.slice(1, arity).flatMap((scope, i) => [
+    minutes(scope, i + 1, 'hour'),
+    minutes(scope, i + 1, 'dayHead'),
+    hours(scope, i + 1) as unknown as ReturnType<typeof minutes>,
+  ]);
+  const user = minutes('user', 0, 'hour')
+    .unionAll(minutes('user', 0, 'dayHead'))
+    .unionAll(hours('user', 0) as unknown as ReturnType<typeof minutes>);
+  return branches.reduce((q, b) => q.unionAll(b), user);
+});
+
+interface ScopeUse {
+  readonly hour: number;
+  readonly day: number;
+}
+
+/** Each scope's usage over the rolling hour and day at `now`. */
 async function used(
   db: Kysely<Database>,
-  scope: Scope,
+  scopes: readonly Scope[],
   now: number,
-): Promise<{ hour: WindowUse; day: WindowUse }> {
-  const hourStart = minuteOf(now - HOUR_MS);
+): Promise<Map<ScopeName, ScopeUse>> {
+  const rows = await scopesUsed(scopes.length).rows(db, {
+    scopeIds: scopes.map((s) => s.id),
+    ...windowBounds(now),
+  });
+  const out = new Map<ScopeName, { hour: number; day: number }>();
+  for (const scope of scopes) out.set(scope.name, { hour: 0, day: 0 });
+  for (const r of rows) {
+    const use = out.get(r.scope);
+    if (!use) continue;
+    const n = Number(r.n ?? 0);
+    if (r.part === 'hour') use.hour += n;
+    else use.day += n;
+  }
+  return out;
+}
+
+/**
+ * The oldest minute still counted in a window starting at `start`: when it leaves
+ * the window the allowance frees up. Read only when a send is refused.
+ */
+async function oldestCountedMinute(
+  db: Kysely<Database>,
+  scope: Scope,
+  start: string,
+): Promise<string | undefined> {
   const row = await db
     .selectFrom('quota_buckets')
-    .select([
-      sql<number | string | null>`sum(count)`.as('day'),
-      sql<string | null>`min(minute)`.as('dayOldest'),
-      sql<number | string | null>`sum(case when minute >= ${hourStart} then count else 0 end)`.as('hour'),
-      sql<string | null>`min(case when minute >= ${hourStart} then minute end)`.as('hourOldest'),
-    ])
+    .select('minute')
     .where('scope', '=', scope.name)
     .where('scope_id', '=', scope.id)
-    .where('minute', '>=', minuteOf(now - DAY_MS))
+    .where('minute', '>=', start)
     .where('count', '>', 0)
+    .orderBy('minute')
+    .limit(1)
     .executeTakeFirst();
-  return {
-    hour: { count: Number(row?.hour ?? 0), oldestMinute: row?.hourOldest ?? null },
-    day: { count: Number(row?.day ?? 0), oldestMinute: row?.dayOldest ?? null },
-  };
+  return row?.minute;
 }
 
 async function addToBuckets(
@@ -123,9 +224,8 @@ export async function accountUsage(
   limits: QuotaLimits,
   now = Date.now(),
 ): Promise<QuotaUsage> {
-  const scope: Scope = { name: 'user', id: userId };
-  const { hour, day } = await used(db, scope, now);
-  return { hour: { used: hour.count, limit: limits.hour }, day: { used: day.count, limit: limits.day } };
+  const use = (await used(db, [{ name: 'user', id: userId }], now)).get('user') ?? { hour: 0, day: 0 };
+  return { hour: { used: use.hour, limit: limits.hour }, day: { used: use.day, limit: limits.day } };
 }
 
 export interface ConsumeInput {
@@ -139,56 +239,11 @@ export interface ConsumeInput {
   readonly now?: number;
 }
 
-interface ScopeUseRow {
-  readonly scope: ScopeName;
-  readonly day: number | string | null;
-  readonly dayOldest: string | null;
-  readonly hour: number | string | null;
-  readonly hourOldest: string | null;
-}
-
-interface ScopesUsedParams {
-  readonly userId: string;
-  readonly domainId: string;
-  readonly apiKeyId: string | null;
-  readonly dayStart: string;
-  readonly hourStart: string;
-}
-
-/**
- * The three scopes' usage in one statement compiled once (the send path's hot
- * read): a UNION ALL of one index range per scope on the primary key (scope,
- * scope_id, minute); measured at half the cost of the same read written with OR,
- * which SQLite plans as a multi-index OR plus a sort. A send without an API key
- * binds null to the key branch, which matches nothing.
- */
-const scopesUsed = new PreparedQuery<ScopesUsedParams, ScopeUseRow>((db, p) => {
-  const branch = (scope: ScopeName, id: string | null) =>
-    db
-      .selectFrom('quota_buckets')
-      .select([
-        sql<ScopeName>`${sql.lit(scope)}`.as('scope'),
-        sql<number | string | null>`sum(count)`.as('day'),
-        sql<string | null>`min(minute)`.as('dayOldest'),
-        sql<number | string | null>`sum(case when minute >= ${p.hourStart} then count else 0 end)`.as('hour'),
-        sql<string | null>`min(case when minute >= ${p.hourStart} then minute end)`.as('hourOldest'),
-      ])
-      .where('scope', '=', scope)
-      .where('scope_id', '=', id)
-      .where('minute', '>=', p.dayStart)
-      .where('count', '>', 0);
-  return branch('user', p.userId)
-    .unionAll(branch('domain', p.domainId))
-    .unionAll(branch('api_key', p.apiKeyId));
-});
-
 interface BucketAdd {
   readonly scopeIds: readonly string[];
   readonly minute: string;
   readonly count: number;
 }
-
-const SCOPE_ORDER: readonly ScopeName[] = ['user', 'domain', 'api_key'];
 
 /** One upsert for the user, domain and (when present) key buckets of a minute. */
 const addToScopeBuckets = byArity<BucketAdd, unknown>((db, p, item, arity) =>
@@ -227,7 +282,8 @@ const insertLedger = new PreparedQuery<Insertable<QuotaLedgerTable>, unknown>((d
  * (BEGIN IMMEDIATE serialises it), so two concurrent sends cannot both take the
  * last of an allowance, and a rejected send consumes nothing. Domain and key
  * scopes carry the account's limits (the spec leaves their defaults open).
- * Three statements whatever the scopes: one read, one upsert, the ledger row.
+ * Three statements whatever the scopes: one read, one upsert (migration 009's
+ * triggers add it to the hour buckets too), the ledger row.
  */
 export async function consumeQuota(trx: Kysely<Database>, input: ConsumeInput): Promise<QuotaUsage> {
   const now = input.now ?? Date.now();
@@ -240,37 +296,26 @@ export async function consumeQuota(trx: Kysely<Database>, input: ConsumeInput): 
     { window: 'hour', ms: HOUR_MS, limit: input.limits.hour },
     { window: 'day', ms: DAY_MS, limit: input.limits.day },
   ] as const;
-  const rows = await scopesUsed.rows(trx, {
-    userId: input.userId,
-    domainId: input.domainId,
-    apiKeyId: input.apiKeyId,
-    dayStart: minuteOf(now - DAY_MS),
-    hourStart: minuteOf(now - HOUR_MS),
-  });
-  const byScope = new Map(rows.map((r) => [r.scope, r]));
-  let userUsage = { hour: 0, day: 0 };
+  const usage = await used(trx, scopes, now);
   for (const scope of scopes) {
-    const row = byScope.get(scope.name);
-    const use = {
-      hour: { count: Number(row?.hour ?? 0), oldestMinute: row?.hourOldest ?? null },
-      day: { count: Number(row?.day ?? 0), oldestMinute: row?.dayOldest ?? null },
-    };
-    if (scope.name === 'user') userUsage = { hour: use.hour.count, day: use.day.count };
+    const use = usage.get(scope.name) ?? { hour: 0, day: 0 };
     for (const w of windows) {
-      const u = use[w.window];
-      if (u.count + input.count > w.limit) {
+      const count = use[w.window];
+      if (count + input.count > w.limit) {
         // The allowance frees up as the oldest counted sends leave the window.
-        const retryAfterS = u.oldestMinute
-          ? Math.max(1, Math.ceil((Date.parse(`${u.oldestMinute}:00.000Z`) + MINUTE_MS + w.ms - now) / 1000))
+        const oldest = await oldestCountedMinute(trx, scope, minuteOf(now - w.ms));
+        const retryAfterS = oldest
+          ? Math.max(1, Math.ceil((Date.parse(`${oldest}:00.000Z`) + MINUTE_MS + w.ms - now) / 1000))
           : Math.ceil(w.ms / 1000);
         throw sendingLimitExceeded(
-          `${w.window === 'hour' ? 'Hourly' : 'Daily'} sending allowance of the ${scope.name.replace('_', ' ')} spent (${u.count} of ${w.limit} used; this message has ${input.count} recipient${input.count === 1 ? '' : 's'})`,
-          { scope: scope.name, window: w.window, limit: w.limit, used: u.count, requested: input.count },
+          `${w.window === 'hour' ? 'Hourly' : 'Daily'} sending allowance of the ${scope.name.replace('_', ' ')} spent (${count} of ${w.limit} used; this message has ${input.count} recipient${input.count === 1 ? '' : 's'})`,
+          { scope: scope.name, window: w.window, limit: w.limit, used: count, requested: input.count },
           { 'Retry-After': String(retryAfterS) },
         );
       }
     }
   }
+  const userUsage = usage.get('user') ?? { hour: 0, day: 0 };
   await addToScopeBuckets(scopes.length).run(trx, {
     scopeIds: scopes.map((s) => s.id),
     minute: minuteOf(now),

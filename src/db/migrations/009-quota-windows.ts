@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+
+/**
+ * Quota windows that cost the same all day, and a lighter send path (issue 11).
+ *
+ * The day window used to sum up to 1,440 per-minute buckets per scope on every
+ * send. `quota_hour_buckets` holds the same counts per hour, kept equal to the sum
+ * of the minute buckets by triggers (as the daily counts are in 005): every
+ * writer of `quota_buckets` (the send, the refund of a cancel, fixtures) keeps the
+ * hours in step without knowing of them. A check now reads at most 61 minute
+ * buckets (the hour window), 60 (the part of the day window's first hour) and 24
+ * hours per scope (modules/emails/quota.ts). Triggers have no portable DDL; a
+ * PostgreSQL port needs them as plpgsql trigger functions.
+ *
+ * quota_ledger: nothing reads it by domain or by API key (the windows read the
+ * buckets; abuse signals read (user_id, created_at, count)), so those two indexes
+ * only cost every send an index insert. A cancel's refund reads and deletes the
+ * ledger rows of one message, which scanned the table: it gets (email_id).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('quota_ledger_domain').execute();
+  await db.schema.dropIndex('quota_ledger_key').execute();
+  await db.schema.createIndex('quota_ledger_email').on('quota_ledger').column('email_id').execute();
+
+  await db.schema
+    .createTable('quota_hour_buckets')
+    .addColumn('scope', 'text', (c) => c.notNull())
+    .addColumn('scope_id', 'text', (c) => c.notNull())
+    // `YYYY-MM-DDTHH`: the first 13 characters of the minutes it sums.
+    .addColumn('hour', 'text', (c) => c.notNull())
+    .addColumn('count', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('quota_hour_buckets_pk', ['scope', 'scope_id', 'hour'])
+    .execute();
+  await sql`
+    insert into quota_hour_buckets (scope, scope_id, hour, count)
+    select scope, scope_id, substr(minute, 1, 13), sum(count) from quota_buckets
+    group by scope, scope_id, substr(minute, 1, 13)
+  `.execute(db);
+  await sql`
+    create trigger quota_hour_buckets_insert after insert on quota_buckets
+    begin
+      insert into quota_hour_buckets (scope, scope_id, hour, count)
+      values (new.scope, new.scope_id, substr(new.minute, 1, 13), new.count)
+      on conflict (scope, scope_id, hour) do update set count = count + excluded.count;
+    end
+  `.execute(db);
+  // A bucket's count is the only column that changes (the send adds, a refund subtracts).
+  await sql`
+    create trigger quota_hour_buckets_update after update of count on quota_buckets
+    when old.count is not new.count
+    begin
+      update quota_hour_buckets set count = count + new.count - old.count
+      where scope = new.scope and scope_id = new.scope_id and hour = substr(new.minute, 1, 13);
+    end
+  `.execute(db);
+  await sql`
+    create trigger quota_hour_buckets_delete after delete on quota_buckets
+    begin
+      update quota_hour_buckets set count = count - old.count
+      where scope = old.scope and scope_id = old.scope_id and hour = substr(old.minute, 1, 13);
+    end
+  `.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const t of ['quota_hour_buckets_insert', 'quota_hour_buckets_update', 'quota_hour_buckets_delete']) {
+    await sql`drop trigger ${sql.id(t)}`.execute(db);
+  }
+  await db.schema.dropTable('quota_hour_buckets').execute();
+  await db.schema.dropIndex('quota_ledger_email').execute();
+  await db.schema
+    .createIndex('quota_ledger_domain')
+    .on('quota_ledger')
+    .columns(['domain_id', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('quota_ledger_key')
+    .on('quota_ledger')
+    .columns(['api_key_id', 'created_at'])
+    .execute();
+}
