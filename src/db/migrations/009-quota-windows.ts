@@ -59,6 +59,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     begin
       update quota_hour_buckets set count = count - old.count
       where scope = old.scope and scope_id = old.scope_id and hour = substr(old.minute, 1, 13);
+      -- Retention deletes expired minutes: their hour goes with the last of them.
+      delete from quota_hour_buckets
+      where scope = old.scope and scope_id = old.scope_id and hour = substr(old.minute, 1, 13)
+        and not exists (
+          select 1 from quota_buckets
+          where scope = old.scope and scope_id = old.scope_id
+            and minute >= substr(old.minute, 1, 13) || ':00' and minute <= substr(old.minute, 1, 13) || ':59'
+        );
     end
   `.execute(db);
 }
