@@ -73,11 +73,20 @@ export function limitsSection(sections: readonly Section[]): Section {
     worst === undefined ? undefined : worst[1] <= 2,
     worst === undefined
       ? ''
-      : `This run: the highest median ratio is ${fmt(worst[1], 2)}× (${worst[0]}). Every list query walks an index in id order (keyset pagination) and the overview reads the per-day counts table kept by triggers, so the work per request does not grow with the table; single repeats of a p99 over 200 requests are noisy on this machine.`,
+      : worst[1] <= 2
+        ? `This run: the highest median ratio is ${fmt(worst[1], 2)}× (${worst[0]}). The lists page by cursor over indexes and the overview reads the per-day counts table kept by triggers, so the work per request does not grow with the table.`
+        : `This run: ${worst[0]} has a median ratio of ${fmt(worst[1], 2)}× (missed by ${fmt((worst[1] / 2 - 1) * 100, 0)} %); the other queries: ${ratios
+            .filter(([q]) => q !== worst[0])
+            .map(([q, r]) => `${q} ${fmt(r, 2)}×`)
+            .join(
+              ', ',
+            )}. A combined filter (status and domain) walks one index, \`emails_user_status\` (user_id, status, id) or \`emails_domain\` (domain_id, id), and checks the other condition row by row, so the rows read per page depend on how the matches are spread through the index rather than only on the page size; a composite index would make it flat at the cost of one more index write per send (not added: the api-accept target is the tighter one). p99 over 200 requests per repeat is noisy on this machine: compare with earlier runs before acting.`,
   );
 
-  const rss = by('memory')?.figures.rss?.median;
-  const pss = by('memory')?.figures.pss?.median;
+  // The standalone idle measurement (bench/memory.ts), not end-to-end's memory table.
+  const idle = sections.find((x) => x.figures.rss !== undefined);
+  const rss = idle?.figures.rss?.median;
+  const pss = idle?.figures.pss?.median;
   verdict(
     'idle RSS < 250 MB for all processes',
     rss === undefined ? undefined : rss < MEMORY_TARGET_MIB,
