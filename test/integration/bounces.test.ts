@@ -7,12 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import nodemailer from 'nodemailer';
 import { openDb } from '../../src/db/connect';
 import type { Appliance } from '../helpers/appliance';
-import { startAppliance } from '../helpers/appliance';
-import type { FakeDns } from '../helpers/dns-server';
-import { startDnsServer } from '../helpers/dns-server';
-import type { SmtpSink } from '../helpers/smtp-sink';
-import { startSmtpSink } from '../helpers/smtp-sink';
-import { addVerifiedDomain } from '../helpers/verified-domain';
+import type { SendingAppliance } from '../helpers/sending-appliance';
+import { startSendingAppliance } from '../helpers/sending-appliance';
 import { buildArf, buildDsn } from '../unit/bounces/intake-reports';
 
 interface EmailView {
@@ -40,30 +36,19 @@ async function until<T>(
 }
 
 describe('bounce intake end to end', () => {
-  let dnsServer: FakeDns;
-  let sink: SmtpSink;
+  let sending: SendingAppliance;
   let app: Appliance;
   let apiKey: string;
 
   before(async () => {
-    dnsServer = await startDnsServer();
-    sink = await startSmtpSink();
-    app = await startAppliance({
-      env: {
-        DNS_SERVERS: dnsServer.address,
-        SMTP_RELAY: sink.address,
-        RATE_LIMIT_EMAILS_PER_HOUR: '1000',
-        NEW_ACCOUNT_EMAILS_PER_HOUR: '1000',
-      },
+    sending = await startSendingAppliance(DOMAIN, {
+      RATE_LIMIT_EMAILS_PER_HOUR: '1000',
+      NEW_ACCOUNT_EMAILS_PER_HOUR: '1000',
     });
-    const account = await app.api.registerWithKey();
-    apiKey = account.apiKey;
-    await addVerifiedDomain(app, dnsServer, account.token, DOMAIN);
+    ({ app, apiKey } = sending);
   });
   after(async () => {
-    await app.stop();
-    await sink.close();
-    await dnsServer.close();
+    await sending.stop();
   });
 
   async function send(to: string): Promise<{ status: number; id: string; code?: string }> {

@@ -9,12 +9,10 @@ import { authenticate } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import { verpAddress } from '../../src/modules/emails/mta-outcome';
 import type { Appliance } from '../helpers/appliance';
-import { startAppliance } from '../helpers/appliance';
+import type { SendingAppliance } from '../helpers/sending-appliance';
+import { startSendingAppliance } from '../helpers/sending-appliance';
 import type { FakeDns } from '../helpers/dns-server';
-import { startDnsServer } from '../helpers/dns-server';
 import type { SmtpSink } from '../helpers/smtp-sink';
-import { startSmtpSink } from '../helpers/smtp-sink';
-import { addVerifiedDomain } from '../helpers/verified-domain';
 
 interface EmailView {
   id: string;
@@ -37,31 +35,22 @@ function fakeDnsResolver(server: FakeDns): DNSResolver {
 }
 
 describe('outbound end to end: API → worker → Haraka → sink → delivery reports', () => {
+  let sending: SendingAppliance;
   let dnsServer: FakeDns;
   let sink: SmtpSink;
   let app: Appliance;
   let apiKey: string;
 
   before(async () => {
-    dnsServer = await startDnsServer();
-    sink = await startSmtpSink();
-    app = await startAppliance({
-      env: {
-        DNS_SERVERS: dnsServer.address,
-        SMTP_RELAY: sink.address,
-        MTA_RETRY_INTERVALS: '5,5',
-        RATE_LIMIT_EMAILS_PER_HOUR: '1000',
-        NEW_ACCOUNT_EMAILS_PER_HOUR: '1000',
-      },
+    sending = await startSendingAppliance(DOMAIN, {
+      MTA_RETRY_INTERVALS: '5,5',
+      RATE_LIMIT_EMAILS_PER_HOUR: '1000',
+      NEW_ACCOUNT_EMAILS_PER_HOUR: '1000',
     });
-    const account = await app.api.registerWithKey();
-    apiKey = account.apiKey;
-    await addVerifiedDomain(app, dnsServer, account.token, DOMAIN);
+    ({ dns: dnsServer, sink, app, apiKey } = sending);
   });
   after(async () => {
-    await app.stop();
-    await sink.close();
-    await dnsServer.close();
+    await sending.stop();
   });
 
   async function send(body: Record<string, unknown>): Promise<string> {

@@ -4,12 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Appliance } from '../helpers/appliance';
-import { startAppliance } from '../helpers/appliance';
-import type { FakeDns } from '../helpers/dns-server';
-import { startDnsServer } from '../helpers/dns-server';
+import type { SendingAppliance } from '../helpers/sending-appliance';
+import { startSendingAppliance } from '../helpers/sending-appliance';
 import type { SmtpSink } from '../helpers/smtp-sink';
-import { startSmtpSink } from '../helpers/smtp-sink';
-import { addVerifiedDomain } from '../helpers/verified-domain';
 import type { Receiver, WebhookWorker } from './webhooks-harness';
 import { startReceiver, startWebhookWorker, verifySignature, waitUntil } from './webhooks-harness';
 
@@ -25,7 +22,7 @@ interface Payload {
 }
 
 describe('webhooks for a real send, end to end', () => {
-  let dns: FakeDns;
+  let sending: SendingAppliance;
   let sink: SmtpSink;
   let app: Appliance;
   let worker: WebhookWorker;
@@ -33,28 +30,18 @@ describe('webhooks for a real send, end to end', () => {
   let apiKey: string;
 
   before(async () => {
-    dns = await startDnsServer();
-    sink = await startSmtpSink();
     receiver = await startReceiver();
-    app = await startAppliance({
-      env: {
-        DNS_SERVERS: dns.address,
-        SMTP_RELAY: sink.address,
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-        RATE_LIMIT_EMAILS_PER_HOUR: '1000',
-        NEW_ACCOUNT_EMAILS_PER_HOUR: '1000',
-      },
+    sending = await startSendingAppliance(DOMAIN, {
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_EMAILS_PER_HOUR: '1000',
+      NEW_ACCOUNT_EMAILS_PER_HOUR: '1000',
     });
-    const account = await app.api.registerWithKey();
-    apiKey = account.apiKey;
-    await addVerifiedDomain(app, dns, account.token, DOMAIN);
+    ({ sink, app, apiKey } = sending);
     worker = await startWebhookWorker(app.env, { dispatchIntervalMs: 100 });
   });
   after(async () => {
     await worker.stop();
-    await app.stop();
-    await sink.close();
-    await dns.close();
+    await sending.stop();
     await receiver.close();
   });
 
