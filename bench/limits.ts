@@ -87,12 +87,14 @@ export function limitsSection(sections: readonly Section[]): Section {
   const idle = sections.find((x) => x.figures.rss !== undefined);
   const rss = idle?.figures.rss?.median;
   const pss = idle?.figures.pss?.median;
+  const bare = idle?.figures.bare?.median;
+  const floor = idle?.figures.floor?.median;
   verdict(
     'idle RSS < 250 MB for all processes',
     rss === undefined ? undefined : rss < MEMORY_TARGET_MIB,
     rss === undefined
       ? ''
-      : `This run: ${fmt(rss, 1)} MiB summed RSS against ${fmt(MEMORY_TARGET_MIB, 1)} MiB (${fmt(rss / MEMORY_TARGET_MIB, 2)}× of the target)${pss === undefined ? '' : `; PSS, which counts shared pages once, ${fmt(pss, 1)} MiB`}. The appliance is four node processes (supervisor, api, worker, mta with Haraka inside, as DESIGN.md lays out); summed RSS counts the node binary's resident pages in every one of them (the file-backed part, RSS minus the anonymous column in the memory table: ≈ 35–50 MiB per process). V8 flags do not shrink that part (tried: --max-semi-space-size, --lite-mode, --jitless, --optimize-for-size). Under the target needs three processes or fewer.`,
+      : `This run: ${fmt(rss, 1)} MiB summed RSS against ${fmt(MEMORY_TARGET_MIB, 1)} MiB (${fmt(rss / MEMORY_TARGET_MIB, 2)}× of the target)${pss === undefined ? '' : `; PSS, which counts shared pages once, ${fmt(pss, 1)} MiB`}. The appliance is four node processes (supervisor, api, worker, mta with Haraka inside, as DESIGN.md lays out); summed RSS counts the node binary's resident pages in every one of them (the file-backed part, RSS minus the anonymous column in the memory table: ≈ 35–50 MiB per process). V8 flags do not shrink that part (tried: --max-semi-space-size, --lite-mode, --jitless, --optimize-for-size).${bare === undefined || floor === undefined ? '' : ` The baseline measured in this run: a node process that loads nothing has ${fmt(bare, 1)} MiB RSS, so the four processes start from ${fmt(floor, 1)} MiB (${fmt((floor / MEMORY_TARGET_MIB) * 100, 0)} % of the target) and leave ${fmt(MEMORY_TARGET_MIB - floor, 1)} MiB for Koa, kysely, SQLite, Haraka, mailauth and their heaps — the appliance uses ${fmt(rss - floor, 1)} MiB above the floor.`}${bare === undefined || floor === undefined ? ' Under the target needs fewer node processes' : ` Under the target needs both fewer node processes and less above the floor: with two processes (e.g. the supervisor's role taken by a child, api and worker in one process) the floor would be ${fmt(2 * bare, 1)} MiB and everything else would have to fit in ${fmt(MEMORY_TARGET_MIB - 2 * bare, 1)} MiB, against ${fmt(rss - floor, 1)} MiB today (part of which is the same modules loaded twice)`} — a change to DESIGN.md's process model that is the team's to decide.`,
   );
   return { id: 'limits', title: 'What limits each target', lines, figures: {} };
 }

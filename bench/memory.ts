@@ -5,6 +5,7 @@
 //   - PSS (Pss from /proc/<pid>/smaps_rollup): a second figure only. RSS counts the pages of
 //     the node binary and shared libraries once per process; PSS splits shared pages among
 //     the processes sharing them, so the PSS sum is closer to what the box really spends.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { childPids, fmt, fmtSpread, log, processName, processTree, sleep, spread, startBench } from './lib';
 import type { Bench } from './lib';
@@ -68,11 +69,34 @@ function sample(b: Bench): Sample {
   return { rss, anon, pss };
 }
 
+/**
+ * The baseline measured in the same run: the RSS of a node process that loads nothing (same
+ * binary, same young-generation flag as the appliance's children), idle for as long as the
+ * appliance. Summed RSS counts that floor once per process of the tree.
+ */
+async function bareNodeRss(): Promise<{ rss: number; anon: number }> {
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', '-e', 'setInterval(() => {}, 1000)'], {
+    stdio: 'ignore',
+  });
+  try {
+    await sleep(IDLE_AFTER_MS);
+    const pid = child.pid ?? 0;
+    return { rss: statusKiB(pid, 'VmRSS') / MIB, anon: statusKiB(pid, 'RssAnon') / MIB };
+  } finally {
+    child.kill();
+  }
+}
+
 export async function memory(opts: Options): Promise<Section> {
   const rss: Record<string, number[]> = {};
   const anon: Record<string, number[]> = {};
   const pss: Record<string, number[]> = {};
+  const bare: number[] = [];
+  const bareAnon: number[] = [];
   for (let r = 0; r < opts.repeats; r++) {
+    const floor = await bareNodeRss();
+    bare.push(floor.rss);
+    bareAnon.push(floor.anon);
     const b = await startBench({});
     try {
       await sleep(IDLE_AFTER_MS);
@@ -93,10 +117,13 @@ export async function memory(opts: Options): Promise<Section> {
   const rssTotal = spread(rss.total ?? []);
   const pssTotal = spread(pss.total ?? []);
   const roles = Object.keys(rss).filter((k) => k !== 'total' && k !== 'processes');
+  const bareRss = spread(bare);
+  const processes = spread(rss.processes ?? []).median;
+  const floor = spread(bare.map((x) => x * processes));
   return {
     id: 'memory-idle',
     title: 'memory (idle, standalone)',
-    figures: { rss: rssTotal, pss: pssTotal },
+    figures: { rss: rssTotal, pss: pssTotal, bare: bareRss, floor },
     lines: [
       `A fresh appliance (\`node dist/src/main.js\`: supervisor, api, worker, mta) with an account and a verified domain, measured ${IDLE_AFTER_MS / 1000} s after it is ready, no load. ${opts.repeats} repeats. **RSS** = VmRSS from \`/proc/<pid>/status\`, summed over the supervisor's process tree — the issue's figure. **PSS** = \`Pss\` from \`/proc/<pid>/smaps_rollup\`, a second figure only: RSS counts the node binary's and shared libraries' pages once per process, PSS divides shared pages among the processes that map them. The rest of RSS beyond the anonymous part is file-backed (mostly the node binary's own pages, ~35 MiB in every node process).`,
       '',
@@ -110,6 +137,7 @@ export async function memory(opts: Options): Promise<Section> {
       '',
       `- processes in the tree: ${fmtSpread(spread(rss.processes ?? []), 0)}`,
       `- idle RSS total: ${fmtSpread(rssTotal)} MiB — target < 250 MB (238.4 MiB): ${rssTotal.median * 1.048576 < 250 ? 'met' : 'missed'}`,
+      `- baseline, same run: a bare node process (\`node --max-semi-space-size=2 -e 'setInterval(() => {}, 1000)'\`, same binary, idle ${IDLE_AFTER_MS / 1000} s) has RSS ${fmtSpread(bareRss)} MiB, of which anonymous ${fmtSpread(spread(bareAnon))} MiB; ${fmt(processes, 0)} such processes alone: ${fmtSpread(floor)} MiB (${fmt(floor.median / 238.4, 2)}× of the target) — the floor of the summed figure before any of our code loads.`,
     ],
   };
 }
