@@ -11,10 +11,6 @@ import { createInboundHandler } from '../modules/inbound/inbound.job';
 import { createRetentionHandler, seedRetentionSchedule } from '../modules/retention/retention.jobs';
 import { createWebhookHandlers, seedWebhookSchedules } from '../modules/webhooks/webhooks.jobs';
 import type { HandlerRegistry } from './job-handler';
-import { withConcurrencyLimit } from './job-handler';
-
-/** Inbound messages parsed at once, whatever WORKER_CONCURRENCY allows the sends. */
-const INBOUND_PARALLEL = 8;
 
 export interface HandlerDeps {
   readonly db: Kysely<Database>;
@@ -39,8 +35,9 @@ export function createHandlers(deps: HandlerDeps): HandlerRegistry {
     'email-send:failed': createStagedSendHandler(hot),
     'mta-outcome': createMtaOutcomeHandler(hot),
     'bounce-processing': createBounceHandler(deps),
-    // Each run holds a whole received message (up to EMAIL_MAX_SIZE_BYTES) while parsing.
-    'inbound-processing': withConcurrencyLimit(createInboundHandler(deps), INBOUND_PARALLEL),
+    // Bounded by count and bytes inside (each run holds its whole message while parsing);
+    // its store shares the runner's commits (claims, completions).
+    'inbound-processing': createInboundHandler(hot),
     ...createWebhookHandlers(deps),
     ...createGovernanceHandlers(deps),
     retention: createRetentionHandler(deps),

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { DNSResolver } from 'mailauth';
 import type { AppConfig } from '../../config';
 import type { Database, InboundAttachmentsTable } from '../../db/schema';
 import { WriteBatcher } from '../../db/write-batcher';
@@ -12,6 +13,8 @@ import { PermanentJobError } from '../../worker/job-handler';
 import { recordOutbox } from '../emails/email-events.repository';
 import type { AuthResults } from './authenticate-message';
 import { authenticateMessage } from './authenticate-message';
+import { cachedMailauthResolver } from './dns-cache';
+import { inboundLimit } from './inbound-limit';
 import { findInboundIdByRawPath, insertInbound } from './inbound.repository';
 import { parseInbound } from './parse-message';
 import { deleteRawMessage, readRawMessage } from './raw-store';
@@ -48,7 +51,8 @@ export interface ProcessInboundDeps {
   readonly db: Kysely<Database>;
   /** Runs the store transaction; concurrent jobs share one commit (group commit). */
   readonly writes: Pick<WriteBatcher, 'run'>;
-  readonly resolver: DnsResolver;
+  /** mailauth's resolver (the handler's is cached across messages: src/modules/inbound/dns-cache.ts). */
+  readonly resolver: DNSResolver;
   /** MAIL_HOSTNAME: the authserv-id of the results. */
   readonly mailHostname: string;
 }
@@ -95,7 +99,7 @@ export async function processInbound(
     helo: p.helo,
     mailFrom: p.mailFrom,
     mta: deps.mailHostname,
-    resolver: deps.resolver.mailauth,
+    resolver: deps.resolver,
   });
 
   const inboundId = newId('inb');
@@ -184,19 +188,49 @@ export interface InboundHandlerDeps {
   readonly db: Kysely<Database>;
   readonly config: AppConfig;
   readonly resolver?: DnsResolver;
+  /**
+   * The worker's group commit (src/worker/handlers.ts passes the one the job runner
+   * claims and settles through), so a message's store joins the same commits as
+   * the claims and completions around it. Default: one of its own over `db`.
+   */
+  readonly writes?: Pick<WriteBatcher, 'run'> | undefined;
+  /** Messages processed at once at most (default {@link INBOUND_PARALLEL_JOBS}). */
+  readonly parallelJobs?: number | undefined;
+  /** Raw bytes of the messages processed at once at most (default {@link INBOUND_PARALLEL_BYTES}). */
+  readonly parallelBytes?: number | undefined;
 }
+
+/**
+ * Many small messages at once: their stores share commits and the runner claims
+ * them in batches (issue 11: 8 at once left one commit and one claim per message).
+ */
+export const INBOUND_PARALLEL_JOBS = 64;
+/** Each run holds its message and mailparser's copies: a few large ones at a time. */
+export const INBOUND_PARALLEL_BYTES = 32 * 1024 * 1024;
 
 /** The worker's `inbound-processing` handler. */
 export function createInboundHandler(deps: InboundHandlerDeps): JobHandler {
-  const resolver = deps.resolver ?? createDnsResolver({ servers: deps.config.dnsServers });
+  const resolver = cachedMailauthResolver(
+    (deps.resolver ?? createDnsResolver({ servers: deps.config.dnsServers })).mailauth,
+  );
   // The runner handles several jobs at once: their store transactions share commits.
-  const writes = new WriteBatcher(deps.db);
+  const writes = deps.writes ?? new WriteBatcher(deps.db);
+  const limit = inboundLimit(
+    deps.parallelJobs ?? INBOUND_PARALLEL_JOBS,
+    deps.parallelBytes ?? INBOUND_PARALLEL_BYTES,
+  );
   return async (job, ctx) => {
     const payload = parseInboundPayload(job.payload);
-    const outcome = await processInbound(
-      { db: deps.db, writes, resolver, mailHostname: deps.config.mailHostname },
-      payload,
-    );
+    const release = await limit.acquire(payload.size);
+    let outcome: ProcessOutcome;
+    try {
+      outcome = await processInbound(
+        { db: deps.db, writes, resolver, mailHostname: deps.config.mailHostname },
+        payload,
+      );
+    } finally {
+      release();
+    }
     if (outcome.kind === 'stored') {
       ctx.logger.info(
         {

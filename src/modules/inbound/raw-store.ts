@@ -13,6 +13,13 @@ export interface StoredRaw {
   readonly size: number;
 }
 
+/**
+ * Day directories known to exist (and made durable) in this process: one mkdir per
+ * day instead of one per message. A directory removed behind our back is found by
+ * the ENOENT of the next open, which forgets it and creates it again.
+ */
+const knownDirs = new Set<string>();
+
 /** Creates `dir` and fsyncs its parent, so a new day's directory survives a power loss too. */
 async function ensureDir(dir: string): Promise<void> {
   try {
@@ -37,13 +44,25 @@ async function ensureDir(dir: string): Promise<void> {
 export async function storeRawMessage(dataDir: string, bytes: Buffer | Readable): Promise<StoredRaw> {
   const day = new Date().toISOString().slice(0, 10);
   const dir = path.join(dataDir, 'inbound', day);
-  await ensureDir(dir);
+  if (!knownDirs.has(dir)) {
+    await ensureDir(dir);
+    knownDirs.add(dir);
+  }
   const name = crypto.randomBytes(16).toString('hex');
   const final = path.join(dir, `${name}.eml`);
   const tmp = path.join(dir, `${name}.tmp`);
   const hash = crypto.createHash('sha256');
   let size = 0;
-  const handle = await fs.open(tmp, 'wx', 0o600);
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(tmp, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    knownDirs.delete(dir);
+    await ensureDir(dir);
+    knownDirs.add(dir);
+    handle = await fs.open(tmp, 'wx', 0o600);
+  }
   try {
     const chunks: Iterable<Buffer> | AsyncIterable<Buffer | string> = Buffer.isBuffer(bytes)
       ? [bytes]
