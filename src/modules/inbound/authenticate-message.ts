@@ -1,5 +1,12 @@
+import type * as Mailauth from 'mailauth';
 import type { DNSResolver } from 'mailauth';
-import { authenticate } from 'mailauth';
+
+/**
+ * mailauth (with its BIMI, VMC and HTTP-client dependencies, ~12 MB of heap) is loaded
+ * with the first received message, so a worker of an appliance that receives no mail
+ * never holds it (docs/architecture.md: Memory).
+ */
+let mailauth: Promise<typeof Mailauth> | undefined;
 
 /** What is recorded of SPF, DKIM and DMARC; null = the check did not run (spec: Inbound message). */
 export interface AuthResults {
@@ -51,6 +58,7 @@ function dkimSummary(results: readonly StatusRow[] | undefined): string | null {
  * not run without a client IP; DMARC does not run without a single From domain.
  */
 export async function authenticateMessage(input: AuthInput): Promise<AuthResults> {
+  const { authenticate } = await (mailauth ??= import('mailauth'));
   const result = await authenticate(input.raw, {
     ip: input.ip ?? undefined,
     helo: input.helo ?? undefined,

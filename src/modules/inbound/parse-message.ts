@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
+import type * as Mailparser from 'mailparser';
 import type { AddressObject, ParsedMail } from 'mailparser';
-import { simpleParser } from 'mailparser';
+
+/** Loaded with the first received message, like mailauth (authenticate-message.ts). */
+let mailparser: Promise<typeof Mailparser> | undefined;
 
 /** Spec, Limits: attachments stored per inbound message. */
 export const MAX_INBOUND_ATTACHMENTS = 25;
@@ -77,6 +80,7 @@ function dateOf(parsed: ParsedMail): string | null {
  * into data: URLs.
  */
 export async function parseInbound(raw: Buffer): Promise<ParsedInbound> {
+  const { simpleParser } = await (mailparser ??= import('mailparser'));
   const parsed = await simpleParser(raw, { keepCidLinks: true, skipTextToHtml: true });
   const from = addresses(parsed.from);
   const attachments = parsed.attachments.slice(0, MAX_INBOUND_ATTACHMENTS).map((a): ParsedAttachment => ({
