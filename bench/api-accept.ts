@@ -39,6 +39,37 @@ function sendRequest(b: Bench) {
   });
 }
 
+/**
+ * CPU (ms, user + system) of the api's threads from /proc/<pid>/task: the main thread
+ * (its tid is the pid), the writer thread (node names worker threads `WorkerThread`;
+ * src/http/send-writer.ts) and the rest (V8's compiler and GC helpers, libuv's pool).
+ * A thread that ended since the last reading takes its time with it: the writer
+ * thread runs throughout a load run (it ends after 30 s idle).
+ */
+function threadCpuMs(pid: number): { main: number; writer: number; other: number } {
+  const out = { main: 0, writer: 0, other: 0 };
+  let tids: string[];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(rest[11]) + Number(rest[12])) * 10;
+      if (tid === String(pid)) out.main += ms;
+      else if (name === 'WorkerThread') out.writer += ms;
+      else out.other += ms;
+    } catch {
+      /* ended */
+    }
+  }
+  return out;
+}
+
 /** fsync/fdatasync calls of a process over `ms`, by strace -c (null when strace is missing). */
 async function countFsyncs(pid: number, during: Promise<unknown>): Promise<number | null> {
   if (sh('which', ['strace']) === 'unknown') return null;
@@ -69,6 +100,7 @@ export async function apiAccept(opts: Options): Promise<Section> {
   const p50s: number[] = [];
   const p99s: number[] = [];
   const apiCpu: number[] = [];
+  const threadCpu = { main: [] as number[], writer: [] as number[], other: [] as number[] };
   const clientCpu: number[] = [];
   const rss: Record<string, number[]> = {};
   try {
@@ -78,10 +110,16 @@ export async function apiAccept(opts: Options): Promise<Section> {
     const apiPidForCpu = childPids(b.app).api;
     for (let r = 0; r < opts.repeats; r++) {
       const apiBefore = apiPidForCpu === undefined ? 0 : cpuMs(apiPidForCpu);
+      const threadsBefore = apiPidForCpu === undefined ? undefined : threadCpuMs(apiPidForCpu);
       const clientBefore = process.cpuUsage();
       const res = await runLoad({ baseUrl: b.app.baseUrl, connections, durationMs, make, okStatus: 202 });
       const client = process.cpuUsage(clientBefore);
       if (apiPidForCpu !== undefined) apiCpu.push((cpuMs(apiPidForCpu) - apiBefore) / Math.max(1, res.ok));
+      if (apiPidForCpu !== undefined && threadsBefore) {
+        const after = threadCpuMs(apiPidForCpu);
+        for (const k of ['main', 'writer', 'other'] as const)
+          threadCpu[k].push((after[k] - threadsBefore[k]) / Math.max(1, res.ok));
+      }
       clientCpu.push((client.user + client.system) / 1000 / Math.max(1, res.ok));
       const lat = sortNum(res.latenciesMs);
       const rate = res.ok / (res.elapsedMs / 1000);
@@ -127,6 +165,13 @@ export async function apiAccept(opts: Options): Promise<Section> {
     `| p99 latency (ms) | ${fmtSpread(p99, 2)} | < 25 | ${p99.median < 25 ? 'met' : `missed: ${fmt(p99.median / 25, 2)}× of target`} |`,
     ...(apiCpu.length > 0
       ? [`| api process CPU per accepted request (ms, user + system) | ${fmtSpread(spread(apiCpu), 3)} | | |`]
+      : []),
+    ...(threadCpu.main.length > 0
+      ? [
+          `| — of which the main thread (HTTP, auth, validation) | ${fmtSpread(spread(threadCpu.main), 3)} | | |`,
+          `| — of which the writer thread (the send transaction and its commit) | ${fmtSpread(spread(threadCpu.writer), 3)} | | |`,
+          `| — of which V8 and libuv helper threads | ${fmtSpread(spread(threadCpu.other), 3)} | | |`,
+        ]
       : []),
     `| bench client CPU per accepted request (ms, same machine) | ${fmtSpread(spread(clientCpu), 3)} | | |`,
     ...Object.entries(rss).map(([k, v]) => `| RSS ${k} after the run (MiB) | ${fmtSpread(spread(v))} | | |`),
@@ -180,7 +225,7 @@ function sqlTable(before: SqlStats, after: SqlStats, requests: number, elapsedMs
   const prepMs = after.prepareMs - before.prepareMs;
   const per = (x: number): string => fmt(x / Math.max(1, requests), 2);
   return [
-    `**SQLite statements per accepted request** (better-sqlite3 wrapped by \`bench/sql-counter.ts\`, preloaded with \`--require\`; same run, ${requests} requests in ${fmt(elapsedMs / 1000)} s): ${per(execCount)} statement executions and ${per(prep)} \`prepare()\` calls per request (\`withStatementCache\` in src/db/connect.ts reuses prepared statements by SQL text); time on the api's single thread per request: executing ${fmt((execMs / Math.max(1, requests)) * 1000, 0)} µs, preparing ${fmt((prepMs / Math.max(1, requests)) * 1000, 0)} µs. Wall time per request at this throughput: ${fmt((elapsedMs / Math.max(1, requests)) * 1000, 0)} µs.`,
+    `**SQLite statements per accepted request** (better-sqlite3 wrapped by \`bench/sql-counter.ts\`, preloaded with \`--require\`; same run, ${requests} requests in ${fmt(elapsedMs / 1000)} s): ${per(execCount)} statement executions and ${per(prep)} \`prepare()\` calls per request (\`withStatementCache\` in src/db/connect.ts reuses prepared statements by SQL text); time in SQLite per request, both threads of the api (the main thread's authentication reads, the writer thread's send transaction and commit): executing ${fmt((execMs / Math.max(1, requests)) * 1000, 0)} µs, preparing ${fmt((prepMs / Math.max(1, requests)) * 1000, 0)} µs. Wall time per request at this throughput: ${fmt((elapsedMs / Math.max(1, requests)) * 1000, 0)} µs.`,
     '',
     '| statement (first 90 chars) | executions / request | µs / request | µs / execution |',
     '|---|---|---|---|',
@@ -222,13 +267,29 @@ async function profileAccept(connections: number): Promise<string[]> {
   } finally {
     await b.stop();
   }
-  const profiles = fs.readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
-  // The biggest profile is the api process (the supervisor idles).
-  const biggest = profiles
-    .map((f) => ({ f, size: fs.statSync(path.join(profDir, f)).size }))
-    .sort((a, b2) => b2.size - a.size)[0];
-  const prof = biggest
-    ? summarizeProfile(path.join(profDir, biggest.f), accepted)
-    : ['_No CPU profile was written (the api process did not exit cleanly)._'];
+  // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: the api is the process with the biggest
+  // profiles (the supervisor idles); thread 0 is its main thread, the other its writer thread.
+  const profiles = fs
+    .readdirSync(profDir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => ({
+      f,
+      pid: f.split('.')[3] ?? '',
+      thread: f.split('.')[4] ?? '',
+      size: fs.statSync(path.join(profDir, f)).size,
+    }));
+  const biggest = [...profiles].sort((a, b2) => b2.size - a.size)[0];
+  if (!biggest) return [...sql, '', '_No CPU profile was written (the api process did not exit cleanly)._'];
+  const ofApi = profiles
+    .filter((p) => p.pid === biggest.pid)
+    .sort((a, b2) => Number(a.thread) - Number(b2.thread));
+  const prof = ofApi.flatMap((p, i) => {
+    const lines = summarizeProfile(path.join(profDir, p.f), accepted);
+    const which = i === 0 ? "the api's main thread" : "the api's writer thread";
+    return [
+      ...lines.map((l) => l.replace('**CPU profile of the api process**', `**CPU profile of ${which}**`)),
+      '',
+    ];
+  });
   return [...sql, '', ...prof];
 }

@@ -20,6 +20,19 @@ const ENTRY: Record<ProcessName, string> = {
  */
 export const CHILD_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
 
+/**
+ * Per-process V8 flags after CHILD_NODE_FLAGS (the later flag wins). The api's main
+ * thread allocates ~100 KB per send (body, JSON, koa's objects, the message for the
+ * writer thread) while ~32 requests are in flight: with 2 MiB semi-spaces it
+ * scavenged every ~17 sends and GC was its largest single cost under load. 8 MiB
+ * cuts scavenges to a quarter for ≈ 8 MiB more idle RSS (issue 11, bench/RESULTS.md).
+ */
+export const PROCESS_NODE_FLAGS: Readonly<Record<ProcessName, readonly string[]>> = {
+  api: ['--max-semi-space-size=8'],
+  worker: [],
+  mta: [],
+};
+
 /** The supervisor's log calls; pino's Logger fits, and so does lineLogger(). */
 export interface SupervisorLog {
   info(fields: Record<string, unknown>, msg: string): void;
@@ -132,13 +145,17 @@ export class Supervisor {
     const { log } = this.options;
     slot.restartTimer = undefined;
     slot.startedAt = Date.now();
-    const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, ENTRY[slot.name]], {
-      env: this.options.env ?? process.env,
-      // Every child gets an IPC channel: the mta reports readiness over it (see
-      // start()), and each child stops when it closes, i.e. when this supervisor
-      // died without stopping them (src/shared/parent-watch.ts, mailroom-process).
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...CHILD_NODE_FLAGS, ...PROCESS_NODE_FLAGS[slot.name], ENTRY[slot.name]],
+      {
+        env: this.options.env ?? process.env,
+        // Every child gets an IPC channel: the mta reports readiness over it (see
+        // start()), and each child stops when it closes, i.e. when this supervisor
+        // died without stopping them (src/shared/parent-watch.ts, mailroom-process).
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      },
+    );
     slot.child = child;
     log.info({ event: 'process_started', name: slot.name, childPid: child.pid }, `${slot.name} started`);
     if (slot.name === 'mta') {

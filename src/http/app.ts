@@ -77,8 +77,26 @@ export function createApp(deps: ApiDeps): ApiApp {
     operatorRoutes(deps),
     internalBounceRoutes(deps),
   ]) {
-    app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
+    // The router's middleware typed as the app's (app.use accepts them as they are).
+    const routes = router.routes() as unknown as Koa.Middleware<AppState>;
+    const allowed = router.allowedMethods({ throw: true }) as unknown as Koa.Middleware<AppState>;
+    const prefix = router.opts.prefix;
+    if (!prefix) {
+      app.use(routes);
+      app.use(allowed);
+      continue;
+    }
+    // A router with a prefix matches nothing outside it: skip its route matching (every layer's
+    // regular expression) for other paths (issue 11). Case-insensitive, as the router's own
+    // matching is; routers without a prefix (first in the list) still set ctx.matched for
+    // allowedMethods, which reads it whichever router filled it.
+    const mine = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`, 'i');
+    const gated: Koa.Middleware<AppState> = async (ctx, next) => {
+      if (mine.test(ctx.path)) await routes(ctx, () => allowed(ctx, next) as Promise<void>);
+      else await next();
+    };
+    // `.router` as on the router's own middleware: the OpenAPI test walks the app's routes by it.
+    app.use(Object.assign(gated, { router }));
   }
 
   return {

@@ -6,6 +6,7 @@ import type { WriteBatcher } from '../db/write-batcher';
 import type { UserRow } from '../modules/accounts/accounts.repository';
 import type { SessionSigner } from '../modules/accounts/sessions';
 import type { Actor } from '../modules/audit/audit.repository';
+import type { SendCommitter } from '../modules/emails/api-send';
 import type { Logger } from '../shared/logger';
 
 export interface AuthState {
@@ -29,6 +30,11 @@ export interface ApiDeps {
   readonly db: Db;
   /** Group commit for hot write paths (sends). */
   readonly writes: WriteBatcher;
+  /**
+   * Where POST /v1/emails runs its commit step: the api's writer thread
+   * (send-writer.ts). Without it, in this thread through `writes`.
+   */
+  readonly sendWriter?: SendCommitter | undefined;
   readonly config: AppConfig;
   readonly log: Logger;
   readonly sessions: SessionSigner;

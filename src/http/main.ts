@@ -6,6 +6,7 @@ import { SessionSigner } from '../modules/accounts/sessions';
 import { exitOnFatal } from '../shared/fatal';
 import { createLogger } from '../shared/logger';
 import { createApp } from './app';
+import { SendWriter } from './send-writer';
 import { stopWhenParentGoes } from '../shared/parent-watch';
 
 /** The api process: `node dist/src/http/main.js`. */
@@ -14,9 +15,27 @@ async function main(): Promise<void> {
   const log = createLogger({ level: config.logLevel, process: 'api' });
   const db = openDb({ file: sqlitePath(config) });
   await migrate(db);
+  const { emailMaxSizeBytes, rateLimitEmailsPerHour, rateLimitEmailsPerDay, newAccountEmailsPerHour } =
+    config;
+  const writerConfig = {
+    emailMaxSizeBytes,
+    rateLimitEmailsPerHour,
+    rateLimitEmailsPerDay,
+    newAccountEmailsPerHour,
+  };
+  const sendWriter = new SendWriter(
+    { file: sqlitePath(config), config: writerConfig },
+    {
+      onFatal: (err) => {
+        log.fatal({ event: 'api_writer_thread_failed', err }, 'the writer thread failed');
+        exitOnFatal('api')(err);
+      },
+    },
+  );
   const api = createApp({
     db,
     writes: new WriteBatcher(db),
+    sendWriter,
     config,
     log,
     sessions: new SessionSigner(config.secretKey, config.sessionTtlS),
@@ -38,7 +57,10 @@ async function main(): Promise<void> {
     api.close();
     // Stop accepting, let in-flight requests finish, then close idle keep-alive sockets.
     server.close(() => {
-      void db.destroy().finally(() => process.exit(0));
+      void sendWriter
+        .close()
+        .then(() => db.destroy())
+        .finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 5_000).unref();

@@ -1,11 +1,17 @@
 import type { Kysely, Selectable } from 'kysely';
+import { PreparedQuery } from '../../db/precompiled';
 import type { Database, UsersTable } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 
 export type UserRow = Selectable<UsersTable>;
 
+/** Compiled once: every authenticated request and every send reads it (db/precompiled.ts). */
+const userById = new PreparedQuery<{ id: string }, UserRow>((db, p) =>
+  db.selectFrom('users').selectAll().where('id', '=', p.id),
+);
+
 export async function findUserById(db: Kysely<Database>, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return userById.first(db, { id });
 }
 
 export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRow | undefined> {

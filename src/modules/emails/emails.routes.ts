@@ -60,6 +60,7 @@ export function emailRoutes(deps: ApiDeps): Router<AppState> {
     const result = await sendEmail({
       db: deps.db,
       writes: deps.writes,
+      committer: deps.sendWriter,
       config: deps.config,
       log: deps.log,
       user: auth.user,

@@ -7,6 +7,8 @@ import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { UserRow } from '../accounts/accounts.repository';
 import { parseMailbox } from './address';
+import type { ApiSend, Committed, SendCommitter } from './api-send';
+import { apiSendToCommit, errorToWire } from './api-send';
 import type { GivenRecipient, TransactionRunner } from './commit-message';
 import { commitMessage, screen, screenRecipients } from './commit-message';
 import { invalidFromAddress, invalidRecipient } from './emails.errors';
@@ -19,6 +21,11 @@ export interface SendDeps {
   readonly db: Kysely<Database>;
   /** Group commit for the send transaction (one fsync for concurrent sends). */
   readonly writes: TransactionRunner;
+  /**
+   * Where the commit step runs when not in this thread through `writes`: the api's
+   * writer thread (src/http/send-writer.ts), which owns its own write connection.
+   */
+  readonly committer?: SendCommitter | undefined;
   readonly config: AppConfig;
   readonly log: Logger;
   /** The sender's account, as authentication loaded it for this request. */
@@ -99,34 +106,37 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
   const scheduledAt = input.scheduledAt === undefined ? null : new Date(input.scheduledAt).toISOString();
   const response: StoredResponse = { status: 202, body: { id, status: 'queued', createdAt: now } };
 
-  let committed: Awaited<ReturnType<typeof commitMessage>>;
+  const send: ApiSend = {
+    id,
+    now,
+    user,
+    apiKeyId: deps.apiKeyId,
+    from,
+    screening: screening.ok ? screening : { ok: false, refusal: errorToWire(screening.refusal) },
+    size: { bytes: size, text: 'Bodies plus attachments are' },
+    fields: {
+      source: 'api',
+      from_address: from.address,
+      from_header: input.from.trim(),
+      subject: input.subject,
+      reply_to: replyTo.length > 0 ? JSON.stringify(replyTo) : null,
+      headers: input.headers ? JSON.stringify(input.headers) : null,
+      tags: input.tags ? JSON.stringify(input.tags) : null,
+      metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+      html: input.html ?? null,
+      text: input.text ?? null,
+      scheduled_at: scheduledAt,
+    },
+    attachments,
+    queuedMessage: scheduledAt ? `scheduled for ${scheduledAt}` : 'accepted',
+    idempotency: idempotency && { ...idempotency, response },
+  };
+
+  let committed: Committed;
   try {
-    committed = await commitMessage(deps, {
-      id,
-      now,
-      user,
-      apiKeyId: deps.apiKeyId,
-      from,
-      screening,
-      messageId: (domain) => `<${id}@${domain.domain}>`,
-      size: { bytes: size, text: 'Bodies plus attachments are' },
-      fields: {
-        source: 'api',
-        from_address: from.address,
-        from_header: input.from.trim(),
-        subject: input.subject,
-        reply_to: replyTo.length > 0 ? JSON.stringify(replyTo) : null,
-        headers: input.headers ? JSON.stringify(input.headers) : null,
-        tags: input.tags ? JSON.stringify(input.tags) : null,
-        metadata: input.metadata ? JSON.stringify(input.metadata) : null,
-        html: input.html ?? null,
-        text: input.text ?? null,
-        scheduled_at: scheduledAt,
-      },
-      attachments,
-      queuedMessage: scheduledAt ? `scheduled for ${scheduledAt}` : 'accepted',
-      idempotency: idempotency && { ...idempotency, response },
-    });
+    committed = await (deps.committer
+      ? deps.committer.commit(send)
+      : commitMessage(deps, apiSendToCommit(send)));
   } catch (err) {
     if (!isAppError(err) || err.code !== 'EMAIL_QUEUE_FAILED') throw err;
     // A concurrent request with the same Idempotency-Key committed first: answer as it did.

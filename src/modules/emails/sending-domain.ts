@@ -1,10 +1,15 @@
 import type { Kysely } from 'kysely';
+import { PreparedQuery } from '../../db/precompiled';
 import type { Database } from '../../db/schema';
 import { domainNotFound } from '../domains/domains.errors';
 import type { DomainRow } from '../domains/domains.repository';
-import { findDomainByName } from '../domains/domains.repository';
 import type { Mailbox } from './address';
 import { domainNotVerified, invalidFromAddress } from './emails.errors';
+
+/** domains.repository's findDomainByName, compiled once for the send path (db/precompiled.ts). */
+const domainByName = new PreparedQuery<{ userId: string; domain: string }, DomainRow>((db, p) =>
+  db.selectFrom('domains').selectAll().where('user_id', '=', p.userId).where('domain', '=', p.domain),
+);
 
 /**
  * The spec's "resolve sending domain, check it is verified" steps plus
@@ -15,7 +20,7 @@ export async function resolveSendingDomain(
   userId: string,
   from: Mailbox,
 ): Promise<DomainRow> {
-  const domain = await findDomainByName(db, userId, from.domain);
+  const domain = await domainByName.first(db, { userId, domain: from.domain });
   if (!domain)
     throw domainNotFound(`The domain ${from.domain} is not on this account`, { domain: from.domain });
   if (domain.status !== 'VERIFIED') {

@@ -1,9 +1,24 @@
 import type { Kysely, Selectable } from 'kysely';
+import { byArity } from '../../db/precompiled';
 import type { Database, SuppressionsTable, SuppressionType } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 
 export type SuppressionRow = Selectable<SuppressionsTable>;
+
+/** The send path's screen, compiled once per number of addresses (db/precompiled.ts). */
+const suppressedAmong = byArity<{ userId: string; addresses: readonly string[] }, { email: string }>(
+  (db, p, item, arity) =>
+    db
+      .selectFrom('suppressions')
+      .select('email')
+      .where('user_id', '=', p.userId)
+      .where(
+        'email',
+        'in',
+        Array.from({ length: arity }, (_, i) => item('addresses', i)),
+      ),
+);
 
 /** Which of `addresses` (canonical, lower-case) the account has suppressed. */
 export async function findSuppressed(
@@ -12,12 +27,7 @@ export async function findSuppressed(
   addresses: readonly string[],
 ): Promise<string[]> {
   if (addresses.length === 0) return [];
-  const rows = await db
-    .selectFrom('suppressions')
-    .select('email')
-    .where('user_id', '=', userId)
-    .where('email', 'in', addresses)
-    .execute();
+  const rows = await suppressedAmong(addresses.length).rows(db, { userId, addresses });
   return rows.map((r) => r.email);
 }
 

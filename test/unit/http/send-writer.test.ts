@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { migrate, openDb } from '../../../src/db/connect';
+import type { Db } from '../../../src/db/connect';
+import { SendWriter } from '../../../src/http/send-writer';
+import type { ApiSend } from '../../../src/modules/emails/api-send';
+import { errorToWire } from '../../../src/modules/emails/api-send';
+import { parseMailbox } from '../../../src/modules/emails/address';
+import { invalidRecipient } from '../../../src/modules/emails/emails.errors';
+import { isAppError } from '../../../src/shared/app-error';
+import { newId } from '../../../src/shared/ids';
+import type { UserRow } from '../../../src/modules/accounts/accounts.repository';
+
+const config = {
+  emailMaxSizeBytes: 10_000,
+  rateLimitEmailsPerHour: 1000,
+  rateLimitEmailsPerDay: 10_000,
+  newAccountEmailsPerHour: 1000,
+};
+const at = '2026-01-01T00:00:00.000Z';
+
+async function fixture(): Promise<{ db: Db; file: string; user: UserRow }> {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-sw-')), 'mail.db');
+  const db = openDb({ file });
+  await migrate(db);
+  const user: UserRow = {
+    id: newId('usr'),
+    email: 'owner@example.com',
+    name: 'owner',
+    password_hash: 'x',
+    status: 'ACTIVE',
+    suspended_at: null,
+    suspension_reason: null,
+    emails_per_hour: 3,
+    emails_per_day: null,
+    session_epoch: 0,
+    created_at: at,
+    updated_at: at,
+  };
+  await db.insertInto('users').values(user).execute();
+  await db
+    .insertInto('domains')
+    .values({
+      id: newId('dom'),
+      user_id: user.id,
+      domain: 'shop.example.com',
+      status: 'VERIFIED',
+      dkim_selector: 's1',
+      dkim_public_key: 'p',
+      dkim_private_key_encrypted: 'k',
+      receive_enabled: 0,
+      inbound_label: 'inbox',
+      addresses: '[]',
+      restrict_senders: 0,
+      verified_at: at,
+      last_checked_at: null,
+      next_check_at: null,
+      lookup_failures: 0,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  await db
+    .insertInto('suppressions')
+    .values({
+      id: newId('sup'),
+      user_id: user.id,
+      email: 'gone@dest.example',
+      type: 'manual',
+      reason: null,
+      source_email_id: null,
+      created_at: at,
+    })
+    .execute();
+  return { db, file, user };
+}
+
+function send(user: UserRow, to: string, screening?: ApiSend['screening']): ApiSend {
+  const from = parseMailbox('Shop <orders@shop.example.com>');
+  assert.ok(from);
+  return {
+    id: newId('email'),
+    now: new Date().toISOString(),
+    user,
+    apiKeyId: null,
+    from,
+    screening: screening ?? { ok: true, recipients: [{ address: to, name: null, type: 'to' }] },
+    size: { bytes: 100, text: 'Bodies plus attachments are' },
+    fields: {
+      source: 'api',
+      from_address: from.address,
+      from_header: 'Shop <orders@shop.example.com>',
+      subject: 'hello',
+      reply_to: null,
+      headers: null,
+      tags: null,
+      metadata: null,
+      html: '<p>hi</p>',
+      text: null,
+      scheduled_at: null,
+    },
+    attachments: [
+      { filename: 'a.txt', contentType: 'text/plain', cid: null, bytes: Buffer.from('attached') },
+    ],
+    queuedMessage: 'accepted',
+  };
+}
+
+async function refusal(p: Promise<unknown>) {
+  const err = await p.then(
+    () => assert.fail('expected a refusal'),
+    (e: unknown) => e,
+  );
+  assert.ok(isAppError(err), `an AppError, got ${String(err)}`);
+  return err;
+}
+
+describe('SendWriter (the api writer thread)', () => {
+  it('commits sends in its thread; each is readable once its promise resolved', async () => {
+    const { db, file, user } = await fixture();
+    const writer = new SendWriter({ file, config }, { onFatal: (err) => assert.fail(String(err)) });
+    try {
+      const sends = [send(user, 'a@dest.example'), send(user, 'b@dest.example')];
+      const done = await Promise.all(sends.map((s) => writer.commit(s)));
+      assert.equal(done[0]?.domain.domain, 'shop.example.com');
+      assert.deepEqual(done[1]?.usage.hour, { used: 2, limit: 3 });
+      for (const s of sends) {
+        const row = await db.selectFrom('emails').selectAll().where('id', '=', s.id).executeTakeFirst();
+        assert.equal(row?.message_id, `<${s.id}@shop.example.com>`);
+        const att = await db
+          .selectFrom('email_attachments')
+          .select('content')
+          .where('email_id', '=', s.id)
+          .executeTakeFirstOrThrow();
+        assert.equal(Buffer.from(att.content).toString(), 'attached');
+      }
+    } finally {
+      await writer.close();
+      await db.destroy();
+    }
+  });
+
+  it('returns refusals as the same AppErrors and writes nothing for them', async () => {
+    const { db, file, user } = await fixture();
+    const writer = new SendWriter({ file, config }, { onFatal: (err) => assert.fail(String(err)) });
+    try {
+      const suppressed = await refusal(writer.commit(send(user, 'gone@dest.example')));
+      assert.equal(suppressed.code, 'SUPPRESSED_RECIPIENT');
+      assert.deepEqual(suppressed.details, { recipients: ['gone@dest.example'] });
+
+      const screened = await refusal(
+        writer.commit(
+          send(user, 'x', {
+            ok: false,
+            refusal: errorToWire(invalidRecipient('to[0] is not valid', { field: 'to[0]' })),
+          }),
+        ),
+      );
+      assert.equal(screened.code, 'INVALID_RECIPIENT');
+      assert.equal(screened.status, 422);
+      assert.deepEqual(screened.details, { field: 'to[0]' });
+
+      for (const to of ['a@dest.example', 'b@dest.example', 'c@dest.example'])
+        await writer.commit(send(user, to));
+      const spent = await refusal(writer.commit(send(user, 'd@dest.example')));
+      assert.equal(spent.code, 'SENDING_LIMIT_EXCEEDED');
+      assert.equal(spent.status, 429);
+      assert.match(spent.headers?.['Retry-After'] ?? '', /^\d+$/);
+
+      const { n } = await db
+        .selectFrom('emails')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      assert.equal(n, 3);
+    } finally {
+      await writer.close();
+      await db.destroy();
+    }
+  });
+
+  it('ends its thread when idle and starts a new one for the next send', async () => {
+    const { db, file, user } = await fixture();
+    const writer = new SendWriter(
+      { file, config },
+      { idleMs: 100, onFatal: (err) => assert.fail(String(err)) },
+    );
+    try {
+      assert.equal(writer.running, false);
+      await writer.commit(send(user, 'a@dest.example'));
+      assert.equal(writer.running, true);
+      while (writer.running) await new Promise((r) => setTimeout(r, 20));
+      await writer.commit(send(user, 'b@dest.example'));
+      const rows = await db.selectFrom('emails').select('id').execute();
+      assert.equal(rows.length, 2);
+    } finally {
+      await writer.close();
+      await db.destroy();
+    }
+  });
+});
