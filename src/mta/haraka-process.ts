@@ -122,6 +122,69 @@ interface HarakaLogger {
   crit(...args: unknown[]): void;
   log(level: string, data: string): void;
   dump_and_exit(codeOrCallback: number | (() => void)): void;
+  loginfo: (...args: unknown[]) => unknown;
+  info?: (...args: unknown[]) => unknown;
+  lognotice: (...args: unknown[]) => unknown;
+  notice?: (...args: unknown[]) => unknown;
+}
+
+/** A log call of one of our plugins: one of its arguments is a plain object naming an `event`. */
+function namesEvent(args: readonly unknown[]): boolean {
+  for (const a of args) {
+    if (typeof a === 'object' && a !== null && Object.getPrototypeOf(a) === Object.prototype) {
+      if (typeof (a as { event?: unknown }).event === 'string') return true;
+    }
+  }
+  return false;
+}
+
+/** A routine NOTICE that repeats what our own events record for every relayed message. */
+function routineRelayNotice(args: readonly unknown[], injectPort: number | undefined): boolean {
+  for (const a of args) {
+    if (typeof a !== 'object' || a === null) continue;
+    // Haraka's per-delivery summary (outbound/hmail.js delivered()): mta_outcome_delivered says it.
+    if (Object.hasOwn(a, 'delivered file')) return true;
+    // A session on the injection listener (connect, sender, recipient, message, queue,
+    // disconnect): the worker's hand-off, recorded by email_sent and dkim_signed.
+    const c = a as { constructor?: { name?: unknown }; local?: { port?: unknown } };
+    if (injectPort !== undefined && c.constructor?.name === 'Connection' && c.local?.port === injectPort)
+      return true;
+  }
+  return false;
+}
+
+export interface QuietLogOptions {
+  /** LOG_LEVEL is debug or trace: everything passes. */
+  readonly debug: boolean;
+  /** The injection listener's port (MTA_INJECT_PORT). */
+  readonly injectPort?: number | undefined;
+}
+
+/**
+ * Below LOG_LEVEL=debug, drops Haraka's routine per-message records before Haraka
+ * formats them (issue 11: each line was formatted, parsed back and written
+ * synchronously on the SMTP event loop, eleven per relayed message):
+ * - Haraka's own INFO records: one per hook that answered anything but CONT
+ *   (`{hook, plugin, retval}`), "Transaction delivery for domain" and the like;
+ * - the NOTICE summaries of injection-listener sessions and of each delivery,
+ *   which repeat `email_sent`, `dkim_signed` and `mta_outcome_delivered`.
+ * Our plugins' records (they name an `event`), Haraka's NOTICEs about the MX and
+ * submission listeners and about deferrals and rejections, and every warning and
+ * error still pass.
+ */
+export function quietHarakaLogs(harakaLogger: HarakaLogger, options: QuietLogOptions): void {
+  if (options.debug) return;
+  const wrap = (name: 'loginfo' | 'info' | 'lognotice' | 'notice', drop: (args: unknown[]) => boolean) => {
+    const original = harakaLogger[name];
+    if (typeof original !== 'function') return;
+    harakaLogger[name] = function (this: unknown, ...args: unknown[]): unknown {
+      return !namesEvent(args) && drop(args) ? true : original.apply(this, args);
+    };
+  };
+  for (const name of ['loginfo', 'info'] as const) wrap(name, () => true);
+  for (const name of ['lognotice', 'notice'] as const) {
+    wrap(name, (args) => routineRelayNotice(args, options.injectPort));
+  }
 }
 
 /** Haraka's server module, the part used here (node_modules/Haraka/server.js). */
@@ -148,7 +211,11 @@ export interface HarakaInProcess {
  * the mta process is. Haraka's log records go through `mapHarakaLine` to our
  * logger instead of stdout, so the output stays our JSON lines.
  */
-export function runHarakaInProcess(harakaDir: string, logger: Logger): HarakaInProcess {
+export function runHarakaInProcess(
+  harakaDir: string,
+  logger: Logger,
+  options: { readonly injectPort?: number | undefined } = {},
+): HarakaInProcess {
   const log = logger.child({ module: 'haraka' });
   // Read by haraka-config and server.js when they are first required, so set before.
   process.env.HARAKA = harakaDir;
@@ -157,6 +224,7 @@ export function runHarakaInProcess(harakaDir: string, logger: Logger): HarakaInP
   const constants = require('haraka-constants') as { cont: number };
   // logger.js writes a record to stdout when no `log` hook took it (plugins.js looks the
   // respond method up by name on every call, so replacing it covers every record).
+  quietHarakaLogs(harakaLogger, { debug: log.isLevelEnabled('debug'), injectPort: options.injectPort });
   harakaLogger.log_respond = (retval, _msg, data) => {
     if (retval !== constants.cont) return false;
     const mapped = mapHarakaLine(data.data, 'stdout');

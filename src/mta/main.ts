@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     },
     'starting Haraka',
   );
-  const haraka = runHarakaInProcess(rendered.harakaDir, logger);
+  const haraka = runHarakaInProcess(rendered.harakaDir, logger, { injectPort: config.injectPort });
 
   let stopping = false;
   let failed = false;

@@ -1,9 +1,13 @@
 import type { Kysely } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Database } from '../db/schema';
 import { WriteBatcher } from '../db/write-batcher';
 import { enqueue } from '../jobs';
 import type { MtaOutcomePayload } from '../modules/emails/mta-outcome';
 import { MTA_OUTCOME_QUEUE } from '../modules/emails/mta-outcome';
+import type { OutcomeApplied } from '../modules/emails/outcome-job';
+import { applyMtaOutcomeIn, logApplied } from '../modules/emails/outcome-job';
+import type { Logger } from '../shared/logger';
 
 /**
  * The idempotency key of an outcome job. A hook that runs again for the same
@@ -48,6 +52,59 @@ export async function recordOutcomes(
   return db.transaction().execute((trx) => enqueueOutcomes(trx, payloads));
 }
 
+/** One payload's fate in applyOrEnqueueOutcomes: applied (or found already applied), else left to a job. */
+export type OutcomeDisposition =
+  | { readonly payload: MtaOutcomePayload; readonly applied: OutcomeApplied }
+  | { readonly payload: MtaOutcomePayload; readonly enqueued: boolean };
+
+const SAVEPOINT = CompiledQuery.raw('savepoint outcome');
+const RELEASE = CompiledQuery.raw('release savepoint outcome');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint outcome');
+
+/**
+ * In `trx`, per payload: applies the report at once (the worker's `applyMtaOutcome`:
+ * recipient and message status, timeline, webhook outbox, suppression) when the
+ * recipient is recorded as handed off, which saves the `mta-outcome` job, its claim
+ * and a second commit. A report that arrived before the worker recorded the hand-off
+ * (`early`), that names no known message or recipient, or whose application fails
+ * (rolled back to its own savepoint) is enqueued as a job instead, exactly as
+ * enqueueOutcomes does, and the worker deals with it as before. Idempotent: a replay
+ * finds the report applied (`ignored`) or the job there (dedupe key).
+ */
+export async function applyOrEnqueueOutcomes(
+  trx: Kysely<Database>,
+  payloads: readonly MtaOutcomePayload[],
+): Promise<OutcomeDisposition[]> {
+  const out: OutcomeDisposition[] = [];
+  for (const payload of payloads) {
+    await trx.executeQuery(SAVEPOINT);
+    let applied: OutcomeApplied | undefined;
+    try {
+      applied = await applyMtaOutcomeIn(trx, payload, { acceptBeforeSent: false });
+      await trx.executeQuery(RELEASE);
+    } catch {
+      await trx.executeQuery(ROLLBACK_TO);
+      await trx.executeQuery(RELEASE);
+    }
+    if (applied?.kind === 'applied' || applied?.kind === 'ignored') {
+      out.push({ payload, applied });
+      continue;
+    }
+    const result = await enqueue(trx, {
+      queue: MTA_OUTCOME_QUEUE,
+      payload,
+      dedupeKey: outcomeDedupeKey(payload),
+    });
+    out.push({ payload, enqueued: result.created });
+  }
+  return out;
+}
+
+/** How many of `dispositions` are new: applied now, or a job created now. */
+export function createdCount(dispositions: readonly OutcomeDisposition[]): number {
+  return dispositions.filter((d) => ('applied' in d ? d.applied.kind === 'applied' : d.enqueued)).length;
+}
+
 /** Records one hook's outcomes; see outcomeRecorder. */
 export type OutcomeRecorder = (payloads: readonly MtaOutcomePayload[]) => Promise<number>;
 
@@ -57,8 +114,27 @@ export type OutcomeRecorder = (payloads: readonly MtaOutcomePayload[]) => Promis
  * hook's payloads still all or none (a savepoint each). Every hook is answered only
  * after the commit that holds its jobs has returned.
  */
-export function outcomeRecorder(db: Kysely<Database>): OutcomeRecorder {
+export function outcomeRecorder(
+  db: Kysely<Database>,
+  options: {
+    /**
+     * Apply reports in the same commit (applyOrEnqueueOutcomes) instead of only
+     * enqueueing them; what was applied is logged here (`email_delivered` …) after the
+     * commit, as the worker's handler would.
+     */
+    readonly apply?: { readonly logger: Logger } | undefined;
+  } = {},
+): OutcomeRecorder {
   const writes = new WriteBatcher(db);
-  return (payloads) =>
-    payloads.length === 0 ? Promise.resolve(0) : writes.run((trx) => enqueueOutcomes(trx, payloads));
+  const apply = options.apply;
+  if (apply === undefined) {
+    return (payloads) =>
+      payloads.length === 0 ? Promise.resolve(0) : writes.run((trx) => enqueueOutcomes(trx, payloads));
+  }
+  return async (payloads) => {
+    if (payloads.length === 0) return 0;
+    const dispositions = await writes.run((trx) => applyOrEnqueueOutcomes(trx, payloads));
+    for (const d of dispositions) if ('applied' in d) logApplied(apply.logger, d.payload, d.applied);
+    return createdCount(dispositions);
+  };
 }

@@ -63,86 +63,97 @@ export async function applyMtaOutcome(
   options: ApplyOptions,
   writes?: Pick<WriteBatcher, 'run'>,
 ): Promise<OutcomeApplied> {
+  const write = <T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
+    writes ? writes.run(work) : db.transaction().execute(work);
+  return write((trx) => applyMtaOutcomeIn(trx, o, options));
+}
+
+/**
+ * applyMtaOutcome inside the caller's transaction: the worker's job handler, and the
+ * MTA's outcome writer, which applies a report in the commit that records it
+ * (src/mta/outcome-jobs.ts) and leaves only early or unmatched ones to a job.
+ */
+export async function applyMtaOutcomeIn(
+  trx: Kysely<Database>,
+  o: MtaOutcomePayload,
+  options: ApplyOptions,
+): Promise<OutcomeApplied> {
   const response = formatSmtpResponse(o);
   const message = eventMessageFor(o, response);
   const reportedAt = Number.isNaN(Date.parse(o.at)) ? isoNow() : new Date(o.at).toISOString();
-  const write = <T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
-    writes ? writes.run(work) : db.transaction().execute(work);
-  return write(async (trx): Promise<OutcomeApplied> => {
-    const at = isoNow();
-    const email = await repo.findEmail(trx, o.emailId);
-    if (!email) return { kind: 'unmatched', reason: 'no such message' };
-    const recipient = await repo.findRecipient(trx, email.id, o.recipient.toLowerCase());
-    if (!recipient) return { kind: 'unmatched', reason: 'not a recipient of the message' };
-    const step = recipientStep(recipient.status, o.outcome);
-    if (step.kind === 'ignore') return { kind: 'ignored', reason: step.reason, status: recipient.status };
-    const from = recipient.status;
-    if ((from === 'queued' || from === 'processing') && !options.acceptBeforeSent) {
-      return { kind: 'early', status: from };
-    }
-    const to = step.kind === 'advance' ? step.to : step.status;
-    const event = { emailId: email.id, userId: email.user_id, recipient: recipient.address, at };
-    if (step.kind === 'repeat' && (await repo.hasEvent(trx, { ...event, type: 'deferred', message }))) {
-      return { kind: 'ignored', reason: 'duplicate', status: from };
-    }
-    const updated = await repo.updateRecipient(
-      trx,
-      recipient.id,
-      from,
-      { status: to, smtpResponse: response },
-      at,
-    );
-    // SQLite serialises writers (BEGIN IMMEDIATE), so this is only reachable on a database that does not.
-    if (!updated) throw new Error(`recipient ${recipient.id} changed while applying a report; retrying`);
+  const at = isoNow();
+  const email = await repo.findEmail(trx, o.emailId);
+  if (!email) return { kind: 'unmatched', reason: 'no such message' };
+  const recipient = await repo.findRecipient(trx, email.id, o.recipient.toLowerCase());
+  if (!recipient) return { kind: 'unmatched', reason: 'not a recipient of the message' };
+  const step = recipientStep(recipient.status, o.outcome);
+  if (step.kind === 'ignore') return { kind: 'ignored', reason: step.reason, status: recipient.status };
+  const from = recipient.status;
+  if ((from === 'queued' || from === 'processing') && !options.acceptBeforeSent) {
+    return { kind: 'early', status: from };
+  }
+  const to = step.kind === 'advance' ? step.to : step.status;
+  const event = { emailId: email.id, userId: email.user_id, recipient: recipient.address, at };
+  if (step.kind === 'repeat' && (await repo.hasEvent(trx, { ...event, type: 'deferred', message }))) {
+    return { kind: 'ignored', reason: 'duplicate', status: from };
+  }
+  const updated = await repo.updateRecipient(
+    trx,
+    recipient.id,
+    from,
+    { status: to, smtpResponse: response },
+    at,
+  );
+  // SQLite serialises writers (BEGIN IMMEDIATE), so this is only reachable on a database that does not.
+  if (!updated) throw new Error(`recipient ${recipient.id} changed while applying a report; retrying`);
 
-    const state = aggregate(await repo.recipientStates(trx, email.id));
-    const status = state?.status ?? email.status;
-    await repo.updateEmail(
-      trx,
-      email.id,
-      {
-        status,
-        smtpResponse: state?.smtpResponse ?? undefined,
-        deliveredAt: to === 'delivered' ? reportedAt : undefined,
-      },
-      at,
-    );
-    await recordEmailEvent(trx, { ...event, type: to, message });
-    let suppressed = false;
-    if (to === 'bounced') {
-      // Spec: hard bounces add a suppression, whether refused during our delivery or reported later by DSN.
-      const reading = classifySmtpRejection({ ...o, recipient: recipient.address });
-      if (reading.kind === 'hard') {
-        suppressed = await suppressAutomatically(trx, {
-          userId: email.user_id,
-          email: recipient.address,
-          type: 'hard_bounce',
-          reason: `${reading.reason}: ${response}`.slice(0, 500),
-          sourceEmailId: email.id,
-        });
-        await requestAbuseEvaluation(trx, email.user_id);
-      }
-    }
-    const hook = webhookEventFor(to);
-    if (hook) {
-      const failure = to === 'bounced' || to === 'failed';
-      await recordOutbox(trx, {
+  const state = aggregate(await repo.recipientStates(trx, email.id));
+  const status = state?.status ?? email.status;
+  await repo.updateEmail(
+    trx,
+    email.id,
+    {
+      status,
+      smtpResponse: state?.smtpResponse ?? undefined,
+      deliveredAt: to === 'delivered' ? reportedAt : undefined,
+    },
+    at,
+  );
+  await recordEmailEvent(trx, { ...event, type: to, message });
+  let suppressed = false;
+  if (to === 'bounced') {
+    // Spec: hard bounces add a suppression, whether refused during our delivery or reported later by DSN.
+    const reading = classifySmtpRejection({ ...o, recipient: recipient.address });
+    if (reading.kind === 'hard') {
+      suppressed = await suppressAutomatically(trx, {
         userId: email.user_id,
-        event: hook,
-        emailId: email.id,
-        recipient: recipient.address,
-        data: failure ? { reason: response, statusCode: o.smtpCode } : {},
-        at,
+        email: recipient.address,
+        type: 'hard_bounce',
+        reason: `${reading.reason}: ${response}`.slice(0, 500),
+        sourceEmailId: email.id,
       });
+      await requestAbuseEvaluation(trx, email.user_id);
     }
-    return { kind: 'applied', from, to, email: status, suppressed };
-  });
+  }
+  const hook = webhookEventFor(to);
+  if (hook) {
+    const failure = to === 'bounced' || to === 'failed';
+    await recordOutbox(trx, {
+      userId: email.user_id,
+      event: hook,
+      emailId: email.id,
+      recipient: recipient.address,
+      data: failure ? { reason: response, statusCode: o.smtpCode } : {},
+      at,
+    });
+  }
+  return { kind: 'applied', from, to, email: status, suppressed };
 }
 
 /** Early reports are retried this many times (runner backoff: about 1 s, then 2 s) before being applied anyway. */
 export const EARLY_REPORT_RETRIES = 2;
 
-function logApplied(log: Logger, o: MtaOutcomePayload, r: OutcomeApplied): void {
+export function logApplied(log: Logger, o: MtaOutcomePayload, r: OutcomeApplied): void {
   const base = { emailId: o.emailId, recipient: o.recipient, outcome: o.outcome, attempt: o.attempt };
   if (r.kind === 'applied') {
     const event = logEventFor(r.to) ?? 'email_status_changed';
