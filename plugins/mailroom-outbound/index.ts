@@ -141,14 +141,55 @@ function record(
         after(true);
       },
       (err: unknown) => {
-        hmail.logerror(plugin, 'could not record the delivery outcome', {
-          event: 'mta_outcome_write_failed',
-          error: err instanceof Error ? err.message : String(err),
-          payloads,
-        });
         after(false);
+        // A delivery's report exists nowhere else once the hook returns (Haraka removes
+        // the queue file): keep trying it in the background, off the hook's 30 s timeout.
+        // The records are idempotent, so an attempt that did commit is found applied.
+        const delivered = payloads.filter((p) => p.outcome === 'delivered');
+        if (delivered.length === 0) return failed(plugin, hmail, payloads, err);
+        void retryInBackground(plugin, hmail, delivered, err);
       },
     );
+}
+
+function failed(
+  plugin: HarakaPlugin,
+  hmail: HarakaHmail,
+  payloads: readonly MtaOutcomePayload[],
+  err: unknown,
+): void {
+  hmail.logerror(plugin, 'could not record the delivery outcome', {
+    event: 'mta_outcome_write_failed',
+    error: err instanceof Error ? err.message : String(err),
+    payloads,
+  });
+}
+
+/** Pauses before the background attempts at a delivered report that could not be written (~1 min in all). */
+const RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
+
+async function retryInBackground(
+  plugin: HarakaPlugin,
+  hmail: HarakaHmail,
+  payloads: readonly MtaOutcomePayload[],
+  firstError: unknown,
+): Promise<void> {
+  let last = firstError;
+  for (const [attempt, delay] of RETRY_DELAYS_MS.entries()) {
+    hmail.logwarn(plugin, `could not record the delivery outcome, trying again in ${delay} ms`, {
+      event: 'mta_outcome_write_retry',
+      attempt: attempt + 1,
+      error: last instanceof Error ? last.message : String(last),
+    });
+    await new Promise((resolve) => setTimeout(resolve, delay).unref());
+    try {
+      await (state.recorder ??= threadedOutcomeRecorder())(payloads);
+      return;
+    } catch (err) {
+      last = err;
+    }
+  }
+  failed(plugin, hmail, payloads, last);
 }
 
 /**
