@@ -1,4 +1,5 @@
-import { dkimSign } from 'mailauth';
+// The signer alone: the package's index also loads BIMI/VMC validation and an HTTP client (~8 MB of heap in the mta).
+import { dkimSign } from 'mailauth/lib/dkim/sign';
 
 /** The domain's key, unsealed (src/mta/signing-keys.ts): never logged, never written to a queue file. */
 export interface DkimSigningKey {
