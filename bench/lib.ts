@@ -150,17 +150,26 @@ export function processName(pid: number): string {
   }
 }
 
-/** pids of the supervisor's children by name, from its `process_started` log lines (latest wins). */
+/** The entry file of each child the supervisor starts (src/supervisor.ts). */
+const CHILD_ENTRIES: Record<string, string> = {
+  api: '/dist/src/http/main.js',
+  worker: '/dist/src/worker/main.js',
+  mta: '/dist/src/mta/main.js',
+};
+
+/** pids of the supervisor's children by name, from /proc (their parent and command line). */
 export function childPids(app: Appliance): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const line of app.lines) {
-    if (!line.includes('process_started')) continue;
+  const sup = app.process.pid ?? 0;
+  for (const pid of processTree(sup).slice(1)) {
+    let argv: string[];
     try {
-      const j = JSON.parse(line) as { name?: string; childPid?: number };
-      if (j.name && j.childPid) out[j.name] = j.childPid;
+      argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     } catch {
-      /* not JSON */
+      continue;
     }
+    for (const [name, entry] of Object.entries(CHILD_ENTRIES))
+      if (argv.some((a) => a.endsWith(entry))) out[name] = pid;
   }
   return out;
 }
@@ -202,7 +211,11 @@ export const BENCH_ENV: Record<string, string> = {
 export async function startBench(options: ApplianceOptions & { domain?: string } = {}): Promise<Bench> {
   const dns = await startDnsServer();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(WORK, 'data-'));
+  const logFile = path.join(WORK, `appliance-${path.basename(dataDir)}.log`);
   const app = await startAppliance({
+    // Logs to a file, as the Postfix baselines' maillog_file: a pipe read by this process's
+    // event loop, busy generating load, filled up and held the appliance's log writes.
+    logFile,
     ...options,
     dataDir,
     env: { ...BENCH_ENV, DNS_SERVERS: dns.address, ...options.env },
@@ -221,6 +234,7 @@ export async function startBench(options: ApplianceOptions & { domain?: string }
       await app.stop();
       await dns.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(logFile, { force: true });
     },
   };
 }

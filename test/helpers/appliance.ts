@@ -17,6 +17,12 @@ export interface ApplianceOptions {
   readonly dataDir?: string;
   /** Which processes to run (default all). */
   readonly processes?: readonly ('api' | 'worker' | 'mta')[];
+  /**
+   * Write stdout and stderr straight to this file instead of a pipe read by this process
+   * (the benchmarks: a load generator's busy event loop drains a pipe late, and the
+   * appliance's synchronous log writes then wait on it). `lines` stays empty.
+   */
+  readonly logFile?: string;
 }
 
 export interface Appliance {
@@ -26,7 +32,7 @@ export interface Appliance {
   readonly ports: { http: number; worker: number; smtp: number; submission: number; inject: number };
   readonly env: Record<string, string>;
   readonly internalToken: string;
-  /** Every stdout/stderr line the appliance wrote so far. */
+  /** Every stdout/stderr line the appliance wrote so far (none with `logFile`). */
   readonly lines: string[];
   readonly process: ChildProcess;
   /** SIGTERM; resolves with exit code and how long the stop took. */
@@ -39,7 +45,7 @@ async function waitFor(
   what: string,
   probe: () => Promise<boolean>,
   timeoutMs: number,
-  lines: string[],
+  lines: () => string[],
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -47,7 +53,7 @@ async function waitFor(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(
-    `appliance: ${what} not ready after ${timeoutMs} ms; last output:\n${lines.slice(-30).join('\n')}`,
+    `appliance: ${what} not ready after ${timeoutMs} ms; last output:\n${lines().slice(-30).join('\n')}`,
   );
 }
 
@@ -100,20 +106,34 @@ export async function startAppliance(options: ApplianceOptions = {}): Promise<Ap
     ...options.env,
   };
   const args = [MAIN, ...(options.processes ? [options.processes.join(',')] : [])];
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const lines: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    let buf = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
-      buf += chunk;
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        lines.push(buf.slice(0, i));
-        buf = buf.slice(i + 1);
-      }
-    });
+  let child: ChildProcess;
+  if (options.logFile !== undefined) {
+    const fd = fs.openSync(options.logFile, 'a');
+    try {
+      child = spawn(process.execPath, args, { env, stdio: ['ignore', fd, fd], detached: true });
+    } finally {
+      fs.closeSync(fd);
+    }
+  } else {
+    child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    for (const stream of [child.stdout, child.stderr]) {
+      if (!stream) continue;
+      let buf = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        buf += chunk;
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          lines.push(buf.slice(0, i));
+          buf = buf.slice(i + 1);
+        }
+      });
+    }
   }
+  const logFile = options.logFile;
+  const output = (): string[] =>
+    logFile === undefined ? lines : fs.readFileSync(logFile, 'utf8').split('\n');
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -121,22 +141,22 @@ export async function startAppliance(options: ApplianceOptions = {}): Promise<Ap
   const want = options.processes ?? ['api', 'worker', 'mta'];
   const ready = async (): Promise<void> => {
     if (want.includes('api'))
-      await waitFor('api', async () => (await fetch(`${baseUrl}/health`)).ok, 30_000, lines);
+      await waitFor('api', async () => (await fetch(`${baseUrl}/health`)).ok, 30_000, output);
     if (want.includes('worker')) {
       await waitFor(
         'worker',
         async () => (await fetch(`http://127.0.0.1:${worker}/health`)).ok,
         30_000,
-        lines,
+        output,
       );
     }
     if (want.includes('mta'))
-      await waitFor('mta', async () => (await smtpBanner(smtp)).startsWith('220'), 30_000, lines);
+      await waitFor('mta', async () => (await smtpBanner(smtp)).startsWith('220'), 30_000, output);
   };
   await Promise.race([
     ready(),
     exited.then(({ code }) => {
-      throw new Error(`appliance exited early (code ${code}):\n${lines.slice(-30).join('\n')}`);
+      throw new Error(`appliance exited early (code ${code}):\n${output().slice(-30).join('\n')}`);
     }),
   ]);
 
