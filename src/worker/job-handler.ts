@@ -52,25 +52,3 @@ export class PermanentJobError extends Error {
 export function isPermanentJobError(error: unknown): error is PermanentJobError {
   return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
 }
-
-/**
- * At most `limit` runs of `handler` at once; the others wait for a slot (the
- * runner's heartbeat keeps their leases alive meanwhile). For queues whose jobs
- * are heavy in memory, under a runner whose concurrency (WORKER_CONCURRENCY) is
- * sized for I/O-bound sends: e.g. inbound parsing holds a whole message.
- */
-export function withConcurrencyLimit(handler: JobHandler, limit: number): JobHandler {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (job, ctx) => {
-    if (running < limit) running++;
-    else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over
-    try {
-      await handler(job, ctx);
-    } finally {
-      const next = waiting.shift();
-      if (next !== undefined) next();
-      else running--;
-    }
-  };
-}
