@@ -9,6 +9,24 @@ const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint unit');
 
 type Work<T> = (trx: Transaction<Database>) => Promise<T>;
 
+/**
+ * Runs `work` under a savepoint of `trx`: released when it returns, rolled back alone
+ * (the rest of the transaction kept) and the error rethrown when it throws. Savepoints
+ * nest, so a unit of a group commit can hold units of its own.
+ */
+export async function inSavepoint<T>(trx: Kysely<Database>, work: () => Promise<T>): Promise<T> {
+  await trx.executeQuery(SAVEPOINT);
+  try {
+    const value = await work();
+    await trx.executeQuery(RELEASE);
+    return value;
+  } catch (err) {
+    await trx.executeQuery(ROLLBACK_TO);
+    await trx.executeQuery(RELEASE);
+    throw err;
+  }
+}
+
 interface Pending {
   readonly work: Work<unknown>;
   resolve(value: unknown): void;
@@ -67,14 +85,9 @@ export class WriteBatcher {
     }
     try {
       for (const p of batch) {
-        await trx.executeQuery(SAVEPOINT);
         try {
-          const value = await p.work(trx);
-          await trx.executeQuery(RELEASE);
-          done.push({ p, value });
+          done.push({ p, value: await inSavepoint(trx, () => p.work(trx)) });
         } catch (err) {
-          await trx.executeQuery(ROLLBACK_TO);
-          await trx.executeQuery(RELEASE);
           p.reject(err);
         }
       }

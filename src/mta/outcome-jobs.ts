@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import { CompiledQuery } from 'kysely';
 import type { Database } from '../db/schema';
-import { WriteBatcher } from '../db/write-batcher';
+import { inSavepoint, WriteBatcher } from '../db/write-batcher';
 import { enqueue } from '../jobs';
 import type { MtaOutcomePayload } from '../modules/emails/mta-outcome';
 import { MTA_OUTCOME_QUEUE } from '../modules/emails/mta-outcome';
@@ -57,10 +56,6 @@ export type OutcomeDisposition =
   | { readonly payload: MtaOutcomePayload; readonly applied: OutcomeApplied }
   | { readonly payload: MtaOutcomePayload; readonly enqueued: boolean };
 
-const SAVEPOINT = CompiledQuery.raw('savepoint outcome');
-const RELEASE = CompiledQuery.raw('release savepoint outcome');
-const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint outcome');
-
 /**
  * In `trx`, per payload: applies the report at once (the worker's `applyMtaOutcome`:
  * recipient and message status, timeline, webhook outbox, suppression) when the
@@ -77,14 +72,11 @@ export async function applyOrEnqueueOutcomes(
 ): Promise<OutcomeDisposition[]> {
   const out: OutcomeDisposition[] = [];
   for (const payload of payloads) {
-    await trx.executeQuery(SAVEPOINT);
     let applied: OutcomeApplied | undefined;
     try {
-      applied = await applyMtaOutcomeIn(trx, payload, { acceptBeforeSent: false });
-      await trx.executeQuery(RELEASE);
+      applied = await inSavepoint(trx, () => applyMtaOutcomeIn(trx, payload, { acceptBeforeSent: false }));
     } catch {
-      await trx.executeQuery(ROLLBACK_TO);
-      await trx.executeQuery(RELEASE);
+      // Rolled back to its savepoint: left to a job below.
     }
     if (applied?.kind === 'applied' || applied?.kind === 'ignored') {
       out.push({ payload, applied });

@@ -7,6 +7,7 @@
  * webhook outbox: applyOrEnqueueOutcomes), in the commit that records them.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { AppConfig } from '../config';
 import { loadConfig, sqlitePath } from '../config';
 import { openDb } from '../db/connect';
 import { createLogger } from '../shared/logger';
@@ -15,19 +16,20 @@ import { outcomeRecorder } from './outcome-jobs';
 
 const port = parentPort;
 if (port === null) throw new Error('outcome-writer-thread runs as a worker thread only');
-// The file the parent names, else the one the environment names (Haraka's own, inherited).
-const named = (workerData as { file?: unknown } | null)?.file;
-const file = typeof named === 'string' ? named : sqlitePath(loadConfig().config);
-/** LOG_LEVEL when the environment gives a valid configuration (the mta's does), else info. */
-function logLevel(): string {
+/** The environment's configuration (Haraka's own, inherited); undefined when it is not valid. */
+function environmentConfig(): AppConfig | undefined {
   try {
-    return loadConfig().config.logLevel;
+    return loadConfig().config;
   } catch {
-    return 'info';
+    return undefined;
   }
 }
+const env = environmentConfig();
+// The file the parent names, else the one the environment names (loaded again only to throw its error).
+const named = (workerData as { file?: unknown } | null)?.file;
+const file = typeof named === 'string' ? named : sqlitePath(env ?? loadConfig().config);
 // Reports applied here are logged like the worker's (`email_delivered` …), as the mta.
-const logger = createLogger({ level: logLevel(), process: 'mta' }).child({ module: 'emails' });
+const logger = createLogger({ level: env?.logLevel ?? 'info', process: 'mta' }).child({ module: 'emails' });
 const record = outcomeRecorder(openDb({ file }), { apply: { logger } });
 
 port.on('message', (request: OutcomeRequest) => {

@@ -12,6 +12,7 @@ import { parseMailbox } from '../../../src/modules/emails/address';
 import { invalidRecipient } from '../../../src/modules/emails/emails.errors';
 import { isAppError } from '../../../src/shared/app-error';
 import { newId } from '../../../src/shared/ids';
+import { seedAccount } from '../stats/email-fixtures';
 import type { UserRow } from '../../../src/modules/accounts/accounts.repository';
 
 const config = {
@@ -22,47 +23,22 @@ const config = {
 };
 const at = '2026-01-01T00:00:00.000Z';
 
-async function fixture(): Promise<{ db: Db; file: string; user: UserRow }> {
+async function fixture(): Promise<{ db: Db; file: string; user: UserRow; domain: string }> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-sw-')), 'mail.db');
   const db = openDb({ file });
   await migrate(db);
-  const user: UserRow = {
-    id: newId('usr'),
-    email: 'owner@example.com',
-    name: 'owner',
-    password_hash: 'x',
-    status: 'ACTIVE',
-    suspended_at: null,
-    suspension_reason: null,
-    emails_per_hour: 3,
-    emails_per_day: null,
-    session_epoch: 0,
-    created_at: at,
-    updated_at: at,
-  };
-  await db.insertInto('users').values(user).execute();
-  await db
-    .insertInto('domains')
-    .values({
-      id: newId('dom'),
-      user_id: user.id,
-      domain: 'shop.example.com',
-      status: 'VERIFIED',
-      dkim_selector: 's1',
-      dkim_public_key: 'p',
-      dkim_private_key_encrypted: 'k',
-      receive_enabled: 0,
-      inbound_label: 'inbox',
-      addresses: '[]',
-      restrict_senders: 0,
-      verified_at: at,
-      last_checked_at: null,
-      next_check_at: null,
-      lookup_failures: 0,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  const account = await seedAccount(db, at);
+  await db.updateTable('users').set({ emails_per_hour: 3 }).where('id', '=', account.userId).execute();
+  const user = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', account.userId)
+    .executeTakeFirstOrThrow();
+  const { domain } = await db
+    .selectFrom('domains')
+    .select('domain')
+    .where('id', '=', account.domainId)
+    .executeTakeFirstOrThrow();
   await db
     .insertInto('suppressions')
     .values({
@@ -75,11 +51,11 @@ async function fixture(): Promise<{ db: Db; file: string; user: UserRow }> {
       created_at: at,
     })
     .execute();
-  return { db, file, user };
+  return { db, file, user, domain };
 }
 
-function send(user: UserRow, to: string, screening?: ApiSend['screening']): ApiSend {
-  const from = parseMailbox('Shop <orders@shop.example.com>');
+function send(user: UserRow, domain: string, to: string, screening?: ApiSend['screening']): ApiSend {
+  const from = parseMailbox(`Shop <orders@${domain}>`);
   assert.ok(from);
   return {
     id: newId('email'),
@@ -92,7 +68,7 @@ function send(user: UserRow, to: string, screening?: ApiSend['screening']): ApiS
     fields: {
       source: 'api',
       from_address: from.address,
-      from_header: 'Shop <orders@shop.example.com>',
+      from_header: `Shop <orders@${domain}>`,
       subject: 'hello',
       reply_to: null,
       headers: null,
@@ -120,16 +96,16 @@ async function refusal(p: Promise<unknown>) {
 
 describe('SendWriter (the api writer thread)', () => {
   it('commits sends in its thread; each is readable once its promise resolved', async () => {
-    const { db, file, user } = await fixture();
+    const { db, file, user, domain } = await fixture();
     const writer = new SendWriter({ file, config }, { onFatal: (err) => assert.fail(String(err)) });
     try {
-      const sends = [send(user, 'a@dest.example'), send(user, 'b@dest.example')];
+      const sends = [send(user, domain, 'a@dest.example'), send(user, domain, 'b@dest.example')];
       const done = await Promise.all(sends.map((s) => writer.commit(s)));
-      assert.equal(done[0]?.domain.domain, 'shop.example.com');
+      assert.equal(done[0]?.domain.domain, domain);
       assert.deepEqual(done[1]?.usage.hour, { used: 2, limit: 3 });
       for (const s of sends) {
         const row = await db.selectFrom('emails').selectAll().where('id', '=', s.id).executeTakeFirst();
-        assert.equal(row?.message_id, `<${s.id}@shop.example.com>`);
+        assert.equal(row?.message_id, `<${s.id}@${domain}>`);
         const att = await db
           .selectFrom('email_attachments')
           .select('content')
@@ -144,16 +120,16 @@ describe('SendWriter (the api writer thread)', () => {
   });
 
   it('returns refusals as the same AppErrors and writes nothing for them', async () => {
-    const { db, file, user } = await fixture();
+    const { db, file, user, domain } = await fixture();
     const writer = new SendWriter({ file, config }, { onFatal: (err) => assert.fail(String(err)) });
     try {
-      const suppressed = await refusal(writer.commit(send(user, 'gone@dest.example')));
+      const suppressed = await refusal(writer.commit(send(user, domain, 'gone@dest.example')));
       assert.equal(suppressed.code, 'SUPPRESSED_RECIPIENT');
       assert.deepEqual(suppressed.details, { recipients: ['gone@dest.example'] });
 
       const screened = await refusal(
         writer.commit(
-          send(user, 'x', {
+          send(user, domain, 'x', {
             ok: false,
             refusal: errorToWire(invalidRecipient('to[0] is not valid', { field: 'to[0]' })),
           }),
@@ -164,8 +140,8 @@ describe('SendWriter (the api writer thread)', () => {
       assert.deepEqual(screened.details, { field: 'to[0]' });
 
       for (const to of ['a@dest.example', 'b@dest.example', 'c@dest.example'])
-        await writer.commit(send(user, to));
-      const spent = await refusal(writer.commit(send(user, 'd@dest.example')));
+        await writer.commit(send(user, domain, to));
+      const spent = await refusal(writer.commit(send(user, domain, 'd@dest.example')));
       assert.equal(spent.code, 'SENDING_LIMIT_EXCEEDED');
       assert.equal(spent.status, 429);
       assert.match(spent.headers?.['Retry-After'] ?? '', /^\d+$/);
@@ -182,17 +158,17 @@ describe('SendWriter (the api writer thread)', () => {
   });
 
   it('ends its thread when idle and starts a new one for the next send', async () => {
-    const { db, file, user } = await fixture();
+    const { db, file, user, domain } = await fixture();
     const writer = new SendWriter(
       { file, config },
       { idleMs: 100, onFatal: (err) => assert.fail(String(err)) },
     );
     try {
       assert.equal(writer.running, false);
-      await writer.commit(send(user, 'a@dest.example'));
+      await writer.commit(send(user, domain, 'a@dest.example'));
       assert.equal(writer.running, true);
       while (writer.running) await new Promise((r) => setTimeout(r, 20));
-      await writer.commit(send(user, 'b@dest.example'));
+      await writer.commit(send(user, domain, 'b@dest.example'));
       const rows = await db.selectFrom('emails').select('id').execute();
       assert.equal(rows.length, 2);
     } finally {
