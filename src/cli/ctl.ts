@@ -13,10 +13,10 @@ import {
 import type { Actor } from '../modules/audit/audit.repository';
 import { listAudit } from '../modules/audit/audit.repository';
 import { isAppError } from '../shared/app-error';
-import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup';
+import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup/backup-command';
 import { bouncesClassifyCommand } from './bounces-classify';
 import { configDocsMarkdown } from './config-docs';
-import { DOCTOR_USAGE, doctorCommand } from './doctor';
+import { DOCTOR_USAGE, doctorCommand } from './doctor/doctor-command';
 
 const USAGE = `usage: npm run ctl -- <command>
 
