@@ -6,8 +6,13 @@ import fs from 'node:fs/promises';
  * directory but never the directory itself (outbound/index.js process_delivery):
  * until the directory's own metadata is on disk, the rename can be lost.
  */
-export async function syncDirectory(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
+export function syncDirectory(dir: string): Promise<void> {
+  return fsyncPath(dir);
+}
+
+/** fsync of a file or a directory, opened read-only (what Linux allows for both). */
+export async function fsyncPath(p: string): Promise<void> {
+  const handle = await fs.open(p, 'r');
   try {
     await handle.sync();
   } finally {

@@ -15,7 +15,8 @@ import {
   MANIFEST,
   secretFingerprint,
 } from './backup-manifest';
-import { copyOne, fsyncPath, listFiles } from './file-io';
+import { fsyncPath } from '../../shared/sync-directory';
+import { copyOne, listFiles } from './file-io';
 import { runCommand } from './run-command';
 import { snapshotDatabase } from './snapshot-database';
 

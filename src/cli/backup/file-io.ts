@@ -2,20 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { fsyncPath } from '../../shared/sync-directory';
 
 export async function sha256File(file: string): Promise<string> {
   const hash = crypto.createHash('sha256');
   for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
-}
-
-export async function fsyncPath(p: string): Promise<void> {
-  const handle = await fsp.open(p, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 function isErrno(err: unknown, ...codes: string[]): boolean {

@@ -8,7 +8,7 @@ import { IGNORED_TOP, isInside, STAGING_PREFIXES } from './backed-up-files';
 import type { BackupManifest } from './backup-manifest';
 import { backupStamp, DATA_SUBDIR, DB_FILE, secretFingerprint } from './backup-manifest';
 import type { Log } from './create-backup';
-import { fsyncPath } from './file-io';
+import { fsyncPath } from '../../shared/sync-directory';
 import { openBackup, verifyBackup } from './verify-backup';
 
 export interface RestoreOptions {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import BetterSqlite3 from 'better-sqlite3';
-import { fsyncPath, sha256File } from './file-io';
+import { fsyncPath } from '../../shared/sync-directory';
+import { sha256File } from './file-io';
 
 /**
  * SQLite's online backup API: a consistent copy of the database while the
