@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { enqueue } from '../jobs';
 import type { StoredRaw } from '../modules/inbound/raw-store';
@@ -74,17 +74,65 @@ export function planIntake(recipients: readonly RoutedRecipient[]): IntakeGroup[
   return groups;
 }
 
+/** One job of an accepted message, as committed (plain data: it crosses to the writer thread). */
+export type IntakeJob =
+  | {
+      readonly queue: 'bounce-processing';
+      readonly payload: BounceIntakePayload;
+      readonly dedupeKey: string;
+    }
+  | {
+      readonly queue: 'inbound-processing';
+      readonly payload: InboundIntakePayload;
+      readonly dedupeKey: string;
+    };
+
 /**
- * Runs a write unit in a transaction and resolves once it is committed: a
- * `WriteBatcher` (src/db/write-batcher.ts) in the MTA, so the units of concurrent
- * SMTP sessions share one commit (one fsync), each acknowledged only after it.
+ * Commits one message's jobs, all or none, and resolves once they are committed
+ * (with the number created). In the MTA: the writer thread's group commit
+ * (`threadedIntakeCommit`, src/mta/outcome-writer.ts), so the units of concurrent
+ * SMTP sessions share one commit (one fsync), off Haraka's event loop.
  */
-export interface IntakeWrites {
-  run<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+export type IntakeCommit = (jobs: readonly IntakeJob[]) => Promise<number>;
+
+/** Enqueues `jobs` in `trx`; resolves with the number actually created (a replay adds none). */
+export async function enqueueIntakeJobs(trx: Kysely<Database>, jobs: readonly IntakeJob[]): Promise<number> {
+  let created = 0;
+  for (const job of jobs) if ((await enqueue(trx, job)).created) created++;
+  return created;
+}
+
+/** The jobs of one message: one per group, each with its own raw file. */
+export function intakeJobs(
+  groups: readonly IntakeGroup[],
+  stored: readonly StoredRaw[],
+  envelope: InboundEnvelope,
+): IntakeJob[] {
+  return groups.map((group, i) => {
+    const raw = stored[i];
+    if (raw === undefined) throw new Error('raw file missing for a job');
+    const ref: RawRef = { rawPath: raw.path, sha256: raw.sha256, size: raw.size };
+    const dedupeKey = `mx:${raw.path}`;
+    if (group.kind === 'bounce') {
+      return {
+        queue: 'bounce-processing',
+        payload: { ...ref, ...envelope, rcptTo: group.rcptTo },
+        dedupeKey,
+      };
+    }
+    const payload: InboundIntakePayload = {
+      ...ref,
+      ...envelope,
+      rcptTo: group.rcptTo,
+      domainId: group.domainId,
+      userId: group.userId,
+    };
+    return { queue: 'inbound-processing', payload, dedupeKey };
+  });
 }
 
 export interface IntakeInput {
-  readonly writes: IntakeWrites;
+  readonly commit: IntakeCommit;
   readonly dataDir: string;
   /** The message as the client sent it; called once. */
   readonly message: () => Readable;
@@ -97,7 +145,7 @@ export interface IntakeInput {
  * one raw file per job (each job owns its file: whoever finishes with it deletes
  * it, no reference counting across job types), each fsynced with its directory,
  * then every job committed in ONE transaction (WAL, synchronous=FULL; a unit of
- * `writes`, so concurrent messages may share that commit). Resolves
+ * `commit`'s group commit, so concurrent messages may share that commit). Resolves
  * with the number of jobs. On any failure the files written are removed and the
  * error is thrown: the caller answers 4xx and the client retries. A crash between
  * the files and the commit leaves unreferenced files, never a lost message.
@@ -112,26 +160,7 @@ export async function acceptInbound(input: IntakeInput): Promise<number> {
       const source = first === undefined ? input.message() : createReadStream(first.path);
       stored.push(await storeRawMessage(input.dataDir, source));
     }
-    await input.writes.run(async (trx) => {
-      for (const [i, group] of groups.entries()) {
-        const raw = stored[i];
-        if (raw === undefined) throw new Error('raw file missing for a job');
-        const ref: RawRef = { rawPath: raw.path, sha256: raw.sha256, size: raw.size };
-        if (group.kind === 'bounce') {
-          const payload: BounceIntakePayload = { ...ref, ...input.envelope, rcptTo: group.rcptTo };
-          await enqueue(trx, { queue: 'bounce-processing', payload, dedupeKey: `mx:${raw.path}` });
-        } else {
-          const payload: InboundIntakePayload = {
-            ...ref,
-            ...input.envelope,
-            rcptTo: group.rcptTo,
-            domainId: group.domainId,
-            userId: group.userId,
-          };
-          await enqueue(trx, { queue: 'inbound-processing', payload, dedupeKey: `mx:${raw.path}` });
-        }
-      }
-    });
+    await input.commit(intakeJobs(groups, stored, input.envelope));
   } catch (err) {
     await Promise.all(stored.map((s) => deleteRawMessage(s.path).catch(() => undefined)));
     throw err;

@@ -2,16 +2,17 @@ import type { AppConfig } from '../config';
 import { loadConfig, sqlitePath } from '../config';
 import type { Db } from '../db/connect';
 import { openDb } from '../db/connect';
-import { WriteBatcher } from '../db/write-batcher';
 import { createSealer } from '../shared/seal';
+import type { IntakeCommit } from './inbound-intake';
 import { injectCredential } from './inject-credential';
+import { threadedIntakeCommit } from './outcome-writer';
 import type { SigningKeys } from './signing-keys';
 import { createSigningKeys } from './signing-keys';
 
 /**
  * What the Haraka process needs beyond its rendered configuration: the master
  * secret (injection credential, sealed DKIM keys) and the database (signing keys,
- * outcome jobs). Haraka inherits the mta process's environment, so loadConfig()
+ * outcome jobs through the writer thread). Haraka inherits the mta process's environment, so loadConfig()
  * here resolves the same SECRET_KEY (or `$DATA_DIR/secret.key`, which the mta
  * process created before starting Haraka) and the same DATABASE_URL.
  *
@@ -23,7 +24,7 @@ import { createSigningKeys } from './signing-keys';
 let config: AppConfig | undefined;
 let db: Db | undefined;
 let signingKeys: SigningKeys | undefined;
-let writes: WriteBatcher | undefined;
+let intake: IntakeCommit | undefined;
 
 function runtimeConfig(): AppConfig {
   config ??= loadConfig().config;
@@ -42,16 +43,18 @@ export function mtaDb(): Db {
 }
 
 /**
- * Group commit for the MX's intake (src/mta/inbound-intake.ts): the job rows of
- * messages that reach end of data while a commit is in flight are committed
- * together in the next transaction, each message still answered 250 only after
- * the commit that holds its jobs. better-sqlite3 commits synchronously on
- * Haraka's event loop, so one fsync per batch instead of one per message also
- * frees that loop for the other sessions (issue 11, inbound throughput).
+ * The MX intake's commit (src/mta/inbound-intake.ts): the writer thread the
+ * outcome hooks use too (src/mta/outcome-writer.ts), with its own database
+ * connection and group commit. The job rows of messages that reach end of data
+ * while a commit is in flight are committed together in the next transaction, and
+ * the fsync of each commit (or a wait for the write lock) runs off Haraka's event
+ * loop, so the other SMTP sessions go on meanwhile (issue 11, inbound
+ * throughput). Each message is still answered 250 only after the commit that holds
+ * its jobs.
  */
-export function mtaWrites(): WriteBatcher {
-  writes ??= new WriteBatcher(mtaDb());
-  return writes;
+export function mtaIntakeCommit(): IntakeCommit {
+  intake ??= threadedIntakeCommit();
+  return intake;
 }
 
 export function mtaSigningKeys(): SigningKeys {

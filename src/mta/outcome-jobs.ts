@@ -115,9 +115,11 @@ export function outcomeRecorder(
      * commit, as the worker's handler would.
      */
     readonly apply?: { readonly logger: Logger } | undefined;
+    /** The group commit to join (shared with other writers of the same connection); default: its own. */
+    readonly writes?: WriteBatcher | undefined;
   } = {},
 ): OutcomeRecorder {
-  const writes = new WriteBatcher(db);
+  const writes = options.writes ?? new WriteBatcher(db);
   const apply = options.apply;
   if (apply === undefined) {
     return (payloads) =>

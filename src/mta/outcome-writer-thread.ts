@@ -1,17 +1,22 @@
 /**
- * The body of the MTA's outcome writer thread (src/mta/outcome-writer.ts): the
- * outcome jobs' SQLite commits happen here, off Haraka's event loop. better-sqlite3
- * is synchronous, so a commit (an fsync) or a wait for the write lock held by the
- * api or the worker would otherwise stall every SMTP session and delivery Haraka
- * is running meanwhile. Reports are applied here when they can be (status, timeline,
- * webhook outbox: applyOrEnqueueOutcomes), in the commit that records them.
+ * The body of the MTA's writer thread (src/mta/outcome-writer.ts): the outcome jobs'
+ * and the MX intake's SQLite commits happen here, off Haraka's event loop.
+ * better-sqlite3 is synchronous, so a commit (an fsync) or a wait for the write lock
+ * held by the api or the worker would otherwise stall every SMTP session and
+ * delivery Haraka is running meanwhile. Both kinds of request share one group commit
+ * (WriteBatcher): what arrives while a commit is in flight goes into the next one,
+ * each request under its own savepoint. Reports are applied here when they can be
+ * (status, timeline, webhook outbox: applyOrEnqueueOutcomes), in the commit that
+ * records them.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AppConfig } from '../config';
 import { loadConfig, sqlitePath } from '../config';
 import { openDb } from '../db/connect';
+import { WriteBatcher } from '../db/write-batcher';
 import { createLogger } from '../shared/logger';
-import type { OutcomeRequest, OutcomeReply } from './outcome-writer';
+import { enqueueIntakeJobs } from './inbound-intake';
+import type { WriterReply, WriterRequest } from './outcome-writer';
 import { outcomeRecorder } from './outcome-jobs';
 
 const port = parentPort;
@@ -30,15 +35,22 @@ const named = (workerData as { file?: unknown } | null)?.file;
 const file = typeof named === 'string' ? named : sqlitePath(env ?? loadConfig().config);
 // Reports applied here are logged like the worker's (`email_delivered` …), as the mta.
 const logger = createLogger({ level: env?.logLevel ?? 'info', process: 'mta' }).child({ module: 'emails' });
-const record = outcomeRecorder(openDb({ file }), { apply: { logger } });
+const db = openDb({ file });
+const writes = new WriteBatcher(db);
+const record = outcomeRecorder(db, { apply: { logger }, writes });
 
-port.on('message', (request: OutcomeRequest) => {
-  record(request.payloads).then(
-    (created) => port.postMessage({ id: request.id, created } satisfies OutcomeReply),
+function handle(request: WriterRequest): Promise<number> {
+  if (request.kind === 'intake') return writes.run((trx) => enqueueIntakeJobs(trx, request.jobs));
+  return record(request.payloads);
+}
+
+port.on('message', (request: WriterRequest) => {
+  handle(request).then(
+    (value) => port.postMessage({ id: request.id, value } satisfies WriterReply),
     (err: unknown) =>
       port.postMessage({
         id: request.id,
         error: err instanceof Error ? err.message : String(err),
-      } satisfies OutcomeReply),
+      } satisfies WriterReply),
   );
 });

@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { MtaOutcomePayload } from '../../../src/modules/emails/mta-outcome';
 import { outcomeDedupeKey } from '../../../src/mta/outcome-jobs';
-import { threadedOutcomeRecorder } from '../../../src/mta/outcome-writer';
+import type { IntakeJob, RoutedRecipient } from '../../../src/mta/inbound-intake';
+import { acceptInbound } from '../../../src/mta/inbound-intake';
+import {
+  startWriterThread,
+  threadedIntakeCommit,
+  threadedOutcomeRecorder,
+} from '../../../src/mta/outcome-writer';
 import type { TestDb } from '../jobs/job-test-db';
 import { createTestDb } from '../jobs/job-test-db';
 
@@ -51,6 +59,90 @@ describe('threadedOutcomeRecorder (writer thread, real database)', () => {
       await assert.rejects(broken([base]));
     } finally {
       await broken.close();
+    }
+  });
+
+  const envelope = {
+    mailFrom: 'a@client.test',
+    remoteIp: '192.0.2.1',
+    helo: 'client.test',
+    receivedAt: '2025-01-01T00:00:00.000Z',
+  };
+  const intakeJob = (rawPath: string): IntakeJob => ({
+    queue: 'inbound-processing',
+    payload: {
+      rawPath,
+      sha256: '00',
+      size: 1,
+      ...envelope,
+      rcptTo: ['x@in.example.test'],
+      domainId: 'dom_1',
+      userId: 'usr_1',
+    },
+    dedupeKey: `mx:${rawPath}`,
+  });
+
+  const bounceJob = (rawPath: string): IntakeJob => ({
+    queue: 'bounce-processing',
+    payload: { rawPath, sha256: '00', size: 1, ...envelope, rcptTo: ['b@bounce.example.test'] },
+    dedupeKey: `mx:${rawPath}`,
+  });
+
+  it('commits intake jobs and outcomes on one thread, each caller answered after its commit', async () => {
+    const thread = startWriterThread({ file: t.file });
+    const commit = threadedIntakeCommit({ thread });
+    const record = threadedOutcomeRecorder({ thread });
+    try {
+      const results = await Promise.all([
+        commit([intakeJob('/d/1.eml')]),
+        commit([intakeJob('/d/2.eml'), bounceJob('/d/3.eml')]),
+        record([{ ...base, recipient: 'intake-test@dest.test' }]),
+      ]);
+      assert.deepEqual(results, [1, 2, 1]);
+      const reader = t.open();
+      const keys = (
+        await reader
+          .selectFrom('jobs')
+          .select(['queue', 'dedupe_key'])
+          .where('dedupe_key', 'like', 'mx:%')
+          .orderBy('dedupe_key')
+          .execute()
+      ).map((r) => `${r.queue} ${r.dedupe_key}`);
+      assert.deepEqual(keys, [
+        'inbound-processing mx:/d/1.eml',
+        'inbound-processing mx:/d/2.eml',
+        'bounce-processing mx:/d/3.eml',
+      ]);
+      assert.equal(await commit([intakeJob('/d/1.eml')]), 0, 'a replayed message adds nothing');
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('acceptInbound through a thread that cannot write: rejects and leaves no raw file', async () => {
+    const dataDir = await fs.mkdtemp(path.join(path.dirname(t.file), 'data-'));
+    const commit = threadedIntakeCommit({ file: path.join(t.file, 'not-a-dir', 'mail.db') });
+    const recipients: RoutedRecipient[] = [
+      {
+        address: 'x@in.example.test',
+        route: { kind: 'receive', domainId: 'dom_1', userId: 'usr_1' },
+      },
+    ];
+    try {
+      await assert.rejects(
+        acceptInbound({
+          commit,
+          dataDir,
+          message: () => Readable.from([Buffer.from('Subject: x\r\n\r\nbody\r\n')]),
+          envelope,
+          recipients,
+        }),
+      );
+      const days = await fs.readdir(path.join(dataDir, 'inbound'));
+      assert.equal(days.length, 1, 'the raw file was written before the commit was tried');
+      for (const day of days) assert.deepEqual(await fs.readdir(path.join(dataDir, 'inbound', day)), []);
+    } finally {
+      await commit.close();
     }
   });
 });

@@ -8,7 +8,7 @@ import type { Db } from '../../../src/db/connect';
 import { claim } from '../../../src/jobs/claim';
 import { fail } from '../../../src/jobs/fail';
 import type { RoutedRecipient } from '../../../src/mta/inbound-intake';
-import { acceptInbound } from '../../../src/mta/inbound-intake';
+import { acceptInbound, enqueueIntakeJobs } from '../../../src/mta/inbound-intake';
 import { insertUser } from '../../../src/modules/accounts/accounts.repository';
 import { enqueueBounceReport } from '../../../src/modules/bounces/intake-payload';
 import { insertInbound } from '../../../src/modules/inbound/inbound.repository';
@@ -47,7 +47,7 @@ describe('retention: orphaned raw inbound files (real database, real files)', ()
   /** The MX's own intake: raw files fsynced, then their jobs committed (keys `mx:<path>`). */
   const accept = async (recipients: RoutedRecipient[]): Promise<string[]> => {
     await acceptInbound({
-      writes: { run: (work) => db.transaction().execute(work) },
+      commit: (jobs) => db.transaction().execute((trx) => enqueueIntakeJobs(trx, jobs)),
       dataDir,
       message: () => Readable.from([MESSAGE]),
       envelope,
