@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { perShape } from './per-shape';
 import type { QueueName } from './queues';
 
 /** A job this worker now holds a lease on. `attempts` and the owner together fence every later write. */
@@ -72,15 +73,129 @@ export async function hasClaimable(
   now: string,
 ): Promise<boolean> {
   if (queues.length === 0) return false;
-  const any = await db
-    .selectFrom('jobs')
-    .select('id')
-    .where('queue', 'in', [...queues])
-    .where((eb) => eb.or([claimable(eb, now), expiredOnLastAttempt(eb, now)]))
-    .limit(1)
-    .executeTakeFirst();
+  const any = await anyClaimable(queues.length).first(db, { queues, now });
   return any !== undefined;
 }
+
+/*
+ * The claim's statements run several times per job (every poll, claim and
+ * settlement): each is compiled once per shape (jobs/per-shape.ts), the number of
+ * queues and of ids being part of the SQL.
+ */
+
+interface QueuesNow {
+  queues: readonly QueueName[];
+  now: string;
+}
+
+const arity = (n: number): string => String(n);
+
+const anyClaimable = perShape<number, QueuesNow, { id: string }>(
+  arity,
+  (n) => (db, p, item) =>
+    db
+      .selectFrom('jobs')
+      .select('id')
+      .where(
+        'queue',
+        'in',
+        Array.from({ length: n }, (_, i) => item('queues', i)),
+      )
+      .where((eb) => eb.or([claimable(eb, p.now), expiredOnLastAttempt(eb, p.now)]))
+      .limit(1),
+);
+
+const failExpiredOnLastAttempt = perShape<
+  number,
+  QueuesNow & { lastError: string },
+  { id: string; queue: string; attempts: number }
+>(
+  arity,
+  (n) => (db, p, item) =>
+    db
+      .updateTable('jobs')
+      .set({
+        state: 'failed',
+        last_error: p.lastError,
+        finished_at: p.now,
+        updated_at: p.now,
+        lease_expires_at: null,
+      })
+      .where(
+        'queue',
+        'in',
+        Array.from({ length: n }, (_, i) => item('queues', i)),
+      )
+      .where((eb) => expiredOnLastAttempt(eb, p.now))
+      .returning(['id', 'queue', 'attempts']),
+);
+
+const leaseJobs = perShape<
+  number,
+  { ids: readonly string[]; owner: string; leaseExpiresAt: string; now: string },
+  {
+    id: string;
+    queue: string;
+    payload: string;
+    attempts: number;
+    max_attempts: number;
+    lease_expires_at: string | null;
+  }
+>(
+  arity,
+  (n) => (db, p, item) =>
+    db
+      .updateTable('jobs')
+      .set((eb) => ({
+        state: 'running',
+        lease_owner: p.owner,
+        lease_expires_at: p.leaseExpiresAt,
+        attempts: eb('attempts', '+', 1),
+        updated_at: p.now,
+      }))
+      .where(
+        'id',
+        'in',
+        Array.from({ length: n }, (_, i) => item('ids', i)),
+      )
+      .where((eb) => claimable(eb, p.now))
+      .returning(['id', 'queue', 'payload', 'attempts', 'max_attempts', 'lease_expires_at']),
+);
+
+const expiredCandidates = perShape<number, QueuesNow & { limit: number }, { id: string }>(
+  arity,
+  (n) => (db, p, item) =>
+    db
+      .selectFrom('jobs')
+      .select('id')
+      .where(
+        'queue',
+        'in',
+        Array.from({ length: n }, (_, i) => item('queues', i)),
+      )
+      .where('state', '=', 'running')
+      .where('lease_expires_at', '<=', p.now)
+      .where((eb) => eb('attempts', '<', eb.ref('max_attempts')))
+      .orderBy('lease_expires_at')
+      .limit(p.limit),
+);
+
+const dueCandidates = perShape<
+  null,
+  { queue: QueueName; now: string; limit: number },
+  { id: string; run_at: string }
+>(
+  () => '',
+  () => (db, p) =>
+    db
+      .selectFrom('jobs')
+      .select(['id', 'run_at'])
+      .where('queue', '=', p.queue)
+      .where('state', '=', 'queued')
+      .where('run_at', '<=', p.now)
+      .orderBy('run_at')
+      .limit(p.limit),
+);
 
 /**
  * The one claim. In a single write transaction it (1) makes terminal the jobs
@@ -111,36 +226,16 @@ export async function claim(db: Kysely<Database>, options: ClaimOptions): Promis
     const nowDate = options.now ?? new Date();
     const now = nowDate.toISOString();
     const leaseExpiresAt = new Date(nowDate.getTime() + options.leaseMs).toISOString();
-    const dead = await trx
-      .updateTable('jobs')
-      .set({
-        state: 'failed',
-        last_error: LEASE_EXPIRED_ERROR,
-        finished_at: now,
-        updated_at: now,
-        lease_expires_at: null,
-      })
-      .where('queue', 'in', queues)
-      .where((eb) => expiredOnLastAttempt(eb, now))
-      .returning(['id', 'queue', 'attempts'])
-      .execute();
+    const dead = await failExpiredOnLastAttempt(queues.length).rows(trx, {
+      queues,
+      now,
+      lastError: LEASE_EXPIRED_ERROR,
+    });
 
     const ids = await pickCandidates(trx, queues, now, options.limit);
     if (ids.length === 0) return { jobs: [], dead: dead.map(toDead) };
 
-    const rows = await trx
-      .updateTable('jobs')
-      .set((eb) => ({
-        state: 'running',
-        lease_owner: options.owner,
-        lease_expires_at: leaseExpiresAt,
-        attempts: eb('attempts', '+', 1),
-        updated_at: now,
-      }))
-      .where('id', 'in', ids)
-      .where((eb) => claimable(eb, now))
-      .returning(['id', 'queue', 'payload', 'attempts', 'max_attempts', 'lease_expires_at'])
-      .execute();
+    const rows = await leaseJobs(ids.length).rows(trx, { ids, owner: options.owner, leaseExpiresAt, now });
 
     // RETURNING has no defined order; keep the one candidates were picked in.
     const rank = new Map(ids.map((id, i) => [id, i]));
@@ -176,28 +271,11 @@ async function pickCandidates(
 ): Promise<string[]> {
   // PostgreSQL: add .forUpdate().skipLocked() to both selects, so concurrent claimers
   // take different rows instead of queueing on the same ones.
-  const expired = await trx
-    .selectFrom('jobs')
-    .select('id')
-    .where('queue', 'in', queues)
-    .where('state', '=', 'running')
-    .where('lease_expires_at', '<=', now)
-    .where((eb) => eb('attempts', '<', eb.ref('max_attempts')))
-    .orderBy('lease_expires_at')
-    .limit(limit)
-    .execute();
+  const expired = await expiredCandidates(queues.length).rows(trx, { queues, now, limit });
   const due: { id: string; run_at: string }[] = [];
   const room = limit - expired.length;
   for (const queue of room > 0 ? queues : []) {
-    const rows = await trx
-      .selectFrom('jobs')
-      .select(['id', 'run_at'])
-      .where('queue', '=', queue)
-      .where('state', '=', 'queued')
-      .where('run_at', '<=', now)
-      .orderBy('run_at')
-      .limit(room)
-      .execute();
+    const rows = await dueCandidates(null).rows(trx, { queue, now, limit: room });
     due.push(...rows);
   }
   due.sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : 0));

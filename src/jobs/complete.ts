@@ -1,8 +1,24 @@
 import type { Kysely } from 'kysely';
+import { PreparedQuery } from '../db/precompiled';
 import type { Database } from '../db/schema';
 import { isoNow } from '../shared/clock';
 import type { LeasedJob } from './lease-guard';
 import { heldBy } from './lease-guard';
+
+/** Runs once per job: compiled once (db/precompiled.ts). */
+const completeJob = new PreparedQuery<{ id: string; attempts: number; owner: string; now: string }, unknown>(
+  (db, p) =>
+    db
+      .updateTable('jobs')
+      .set({
+        state: 'succeeded',
+        finished_at: p.now,
+        updated_at: p.now,
+        lease_expires_at: null,
+        last_error: null,
+      })
+      .where((eb) => heldBy(eb, { id: p.id, attempts: p.attempts }, p.owner)),
+);
 
 /**
  * Marks the job succeeded. Returns false when `owner` no longer holds the lease
@@ -10,11 +26,6 @@ import { heldBy } from './lease-guard';
  * lease_owner is kept as a record of who ran it.
  */
 export async function complete(db: Kysely<Database>, job: LeasedJob, owner: string): Promise<boolean> {
-  const now = isoNow();
-  const result = await db
-    .updateTable('jobs')
-    .set({ state: 'succeeded', finished_at: now, updated_at: now, lease_expires_at: null, last_error: null })
-    .where((eb) => heldBy(eb, job, owner))
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  const result = await completeJob.run(db, { id: job.id, attempts: job.attempts, owner, now: isoNow() });
+  return (result.numAffectedRows ?? 0n) > 0n;
 }

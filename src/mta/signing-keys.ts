@@ -37,8 +37,9 @@ export const KEY_CACHE_MS = 60_000;
 /**
  * The DKIM key of an email's sending domain, unsealed exactly as the domains
  * module sealed it (context `dkim:<domain id>`). The email → domain row is read
- * every time (one primary-key lookup); the unsealed, parsed key is cached per
- * domain and dropped as soon as the sealed value in the row changes (rotation).
+ * every time (one primary-key lookup); the unsealed key and its parsed KeyObject
+ * are cached per domain and dropped as soon as the sealed value in the row changes
+ * (rotation), or after KEY_CACHE_MS.
  */
 export function createSigningKeys(deps: SigningKeysDeps): SigningKeys {
   const cacheMs = deps.cacheMs ?? KEY_CACHE_MS;
@@ -73,10 +74,12 @@ export function createSigningKeys(deps: SigningKeysDeps): SigningKeys {
       cache.delete(row.domainId);
 
       let privateKeyPem: string;
+      let privateKey: crypto.KeyObject;
       try {
         privateKeyPem = deps.sealer.open(row.sealedKey, dkimSealContext(row.domainId));
-        // Parsed once here so that a damaged key fails the lookup, not the signing.
-        crypto.createPrivateKey(privateKeyPem);
+        // Parsed once here, so that a damaged key fails the lookup, not the signing, and
+        // kept parsed with the PEM: every message signed with it skips the parsing.
+        privateKey = crypto.createPrivateKey(privateKeyPem);
       } catch (err) {
         const code = (err as { code?: unknown }).code;
         return {
@@ -84,7 +87,7 @@ export function createSigningKeys(deps: SigningKeysDeps): SigningKeys {
           reason: `DKIM key of ${row.domain} unusable${typeof code === 'string' ? ` (${code})` : ''}`,
         };
       }
-      const key: DkimSigningKey = { domain: row.domain, selector: row.selector, privateKeyPem };
+      const key: DkimSigningKey = { domain: row.domain, selector: row.selector, privateKeyPem, privateKey };
       if (cacheMs > 0) cache.set(row.domainId, { sealedKey: row.sealedKey, key, expiresAt: now() + cacheMs });
       return { kind: 'found', key };
     },

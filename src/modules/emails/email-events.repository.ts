@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Insertable, Kysely } from 'kysely';
+import { PreparedQuery } from '../../db/precompiled';
+import type { Database, EmailEventsTable, OutboxTable } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 
@@ -13,20 +14,31 @@ export interface EmailEventInput {
   readonly at?: string;
 }
 
+// Both inserts run for every message sent and every delivery report: compiled once
+// (db/precompiled.ts), as building a kysely query costs more than SQLite takes to run it.
+const insertEvent = new PreparedQuery<Required<Insertable<EmailEventsTable>>, unknown>((db, p) =>
+  db.insertInto('email_events').values({
+    id: p.id,
+    email_id: p.email_id,
+    user_id: p.user_id,
+    recipient: p.recipient,
+    type: p.type,
+    message: p.message,
+    created_at: p.created_at,
+  }),
+);
+
 /** Appends one entry to a message's timeline (spec: Email event). */
 export async function recordEmailEvent(db: Kysely<Database>, e: EmailEventInput): Promise<void> {
-  await db
-    .insertInto('email_events')
-    .values({
-      id: newId('evt'),
-      email_id: e.emailId,
-      user_id: e.userId,
-      recipient: e.recipient ?? null,
-      type: e.type,
-      message: e.message ?? null,
-      created_at: e.at ?? isoNow(),
-    })
-    .execute();
+  await insertEvent.run(db, {
+    id: newId('evt'),
+    email_id: e.emailId,
+    user_id: e.userId,
+    recipient: e.recipient ?? null,
+    type: e.type,
+    message: e.message ?? null,
+    created_at: e.at ?? isoNow(),
+  });
 }
 
 /** Webhook event names (spec: Events). */
@@ -43,6 +55,19 @@ export interface OutboxInput {
   readonly at?: string;
 }
 
+const insertOutbox = new PreparedQuery<Required<Insertable<OutboxTable>>, unknown>((db, p) =>
+  db.insertInto('outbox').values({
+    id: p.id,
+    user_id: p.user_id,
+    event: p.event,
+    email_id: p.email_id,
+    recipient: p.recipient,
+    payload: p.payload,
+    created_at: p.created_at,
+    dispatched_at: p.dispatched_at,
+  }),
+);
+
 /**
  * Records a webhook event in the outbox, in the same transaction as the state
  * change it announces; delivery to endpoints happens later from the outbox.
@@ -56,17 +81,14 @@ export async function recordOutbox(db: Kysely<Database>, o: OutboxInput): Promis
     recipient: o.recipient,
     ...o.data,
   };
-  await db
-    .insertInto('outbox')
-    .values({
-      id: newId('obx'),
-      user_id: o.userId,
-      event: o.event,
-      email_id: o.emailId,
-      recipient: o.recipient,
-      payload: JSON.stringify(payload),
-      created_at: at,
-      dispatched_at: null,
-    })
-    .execute();
+  await insertOutbox.run(db, {
+    id: newId('obx'),
+    user_id: o.userId,
+    event: o.event,
+    email_id: o.emailId,
+    recipient: o.recipient,
+    payload: JSON.stringify(payload),
+    created_at: at,
+    dispatched_at: null,
+  });
 }
