@@ -184,56 +184,103 @@ export async function apiAccept(opts: Options): Promise<Section> {
   return { id: 'api-accept', title: 'api-accept', lines: out, figures: { rate, p99 } };
 }
 
+interface SqlExec {
+  count: number;
+  ms: number;
+  /** Since the counter started (not per run): the slowest execution. */
+  maxMs?: number;
+  over5?: number;
+}
+
 interface SqlStats {
   prepares: number;
   prepareMs: number;
-  exec: Record<string, { count: number; ms: number }>;
+  exec: Record<string, SqlExec>;
 }
 
 const executions = (s: SqlStats): number => Object.values(s.exec).reduce((n, e) => n + e.count, 0);
 
+/** One process's counters by thread: `main`, or `writer` for a worker thread (the api's only one). */
+type ProcessSql = Map<string, SqlStats>;
+
 /**
- * The api process's counters: the file with the most statement executions (the
- * supervisor and migration runs write theirs too, and with the statement cache the
- * api prepares fewer statements than a migration run does).
+ * The api process's counters (bench/sql-counter.ts writes sql-<pid>-<thread>.json per
+ * thread): the process with the most statement executions over its threads (the
+ * supervisor and migration runs write theirs too, and with the statement cache the api
+ * prepares fewer statements than a migration run does).
  */
-function readSql(dir: string): SqlStats | null {
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith('sql-')) : [];
-  let best: SqlStats | null = null;
+function readSql(dir: string): ProcessSql | null {
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  const byPid = new Map<string, ProcessSql>();
   for (const f of files) {
+    const m = /^sql-(\d+)-(\d+)\.json$/.exec(f);
+    if (!m) continue;
     try {
       const s = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as SqlStats;
-      if (!best || executions(s) > executions(best)) best = s;
+      const threads = byPid.get(m[1] ?? '') ?? new Map<string, SqlStats>();
+      byPid.set(m[1] ?? '', threads);
+      // A writer thread that ended and was started again has a new threadId: its counts add up.
+      const label = m[2] === '0' ? 'main' : 'writer';
+      const prev = threads.get(label);
+      threads.set(label, prev ? addSql(prev, s) : s);
     } catch {
       /* being written */
     }
   }
+  let best: ProcessSql | null = null;
+  const total = (p: ProcessSql): number => [...p.values()].reduce((n, s) => n + executions(s), 0);
+  for (const p of byPid.values()) if (!best || total(p) > total(best)) best = p;
   return best;
 }
 
-function sqlTable(before: SqlStats, after: SqlStats, requests: number, elapsedMs: number): string[] {
-  const rows = Object.entries(after.exec)
-    .map(([sql, a]) => {
-      const b = before.exec[sql] ?? { count: 0, ms: 0 };
-      return { sql, count: a.count - b.count, ms: a.ms - b.ms };
-    })
-    .filter((r) => r.count > 0)
-    .sort((x, y) => y.ms - x.ms);
-  const execMs = rows.reduce((a, r) => a + r.ms, 0);
-  const execCount = rows.reduce((a, r) => a + r.count, 0);
-  const prep = after.prepares - before.prepares;
-  const prepMs = after.prepareMs - before.prepareMs;
+function addSql(a: SqlStats, b: SqlStats): SqlStats {
+  const exec = { ...a.exec };
+  for (const [k, e] of Object.entries(b.exec)) {
+    const x = exec[k] ?? { count: 0, ms: 0 };
+    exec[k] = {
+      count: x.count + e.count,
+      ms: x.ms + e.ms,
+      maxMs: Math.max(x.maxMs ?? 0, e.maxMs ?? 0),
+      over5: (x.over5 ?? 0) + (e.over5 ?? 0),
+    };
+  }
+  return { prepares: a.prepares + b.prepares, prepareMs: a.prepareMs + b.prepareMs, exec };
+}
+
+function sqlTable(before: ProcessSql, after: ProcessSql, requests: number, elapsedMs: number): string[] {
+  const empty: SqlStats = { prepares: 0, prepareMs: 0, exec: {} };
+  const rows = [...after].flatMap(([thread, a]) => {
+    const b = before.get(thread) ?? empty;
+    return Object.entries(a.exec).map(([sql, x]) => {
+      const y = b.exec[sql] ?? { count: 0, ms: 0 };
+      const over5 = (x.over5 ?? 0) - (y.over5 ?? 0);
+      return { thread, sql, count: x.count - y.count, ms: x.ms - y.ms, over5, maxMs: x.maxMs ?? 0 };
+    });
+  });
+  const shown = rows.filter((r) => r.count > 0).sort((x, y) => y.ms - x.ms);
+  const execMs = shown.reduce((a, r) => a + r.ms, 0);
+  const execCount = shown.reduce((a, r) => a + r.count, 0);
+  let prep = 0;
+  let prepMs = 0;
+  for (const [thread, a] of after) {
+    const b = before.get(thread) ?? empty;
+    prep += a.prepares - b.prepares;
+    prepMs += a.prepareMs - b.prepareMs;
+  }
   const per = (x: number): string => fmt(x / Math.max(1, requests), 2);
+  const threadCount = (t: string): string =>
+    per(shown.filter((r) => r.thread === t).reduce((n, r) => n + r.count, 0));
+  const threads = [...after.keys()].sort();
   return [
-    `**SQLite statements per accepted request** (better-sqlite3 wrapped by \`bench/sql-counter.ts\`, preloaded with \`--require\`; same run, ${requests} requests in ${fmt(elapsedMs / 1000)} s): ${per(execCount)} statement executions and ${per(prep)} \`prepare()\` calls per request (\`withStatementCache\` in src/db/connect.ts reuses prepared statements by SQL text); time in SQLite per request, both threads of the api (the main thread's authentication reads, the writer thread's send transaction and commit): executing ${fmt((execMs / Math.max(1, requests)) * 1000, 0)} µs, preparing ${fmt((prepMs / Math.max(1, requests)) * 1000, 0)} µs. Wall time per request at this throughput: ${fmt((elapsedMs / Math.max(1, requests)) * 1000, 0)} µs.`,
+    `**SQLite statements per accepted request** (better-sqlite3 wrapped by \`bench/sql-counter.ts\`, preloaded with \`--require\` into both threads of the api; same run, ${requests} requests in ${fmt(elapsedMs / 1000)} s): ${per(execCount)} statement executions (${threads.map((t) => `${t} thread ${threadCount(t)}`).join(', ')}) and ${per(prep)} \`prepare()\` calls per request (\`withStatementCache\` in src/db/connect.ts reuses prepared statements by SQL text); time in SQLite per request (the main thread's authentication reads, the writer thread's send transaction and commit; a commit's time includes its fsync and any WAL checkpoint it ran): executing ${fmt((execMs / Math.max(1, requests)) * 1000, 0)} µs, preparing ${fmt((prepMs / Math.max(1, requests)) * 1000, 0)} µs. Wall time per request at this throughput: ${fmt((elapsedMs / Math.max(1, requests)) * 1000, 0)} µs.`,
     '',
-    '| statement (first 90 chars) | executions / request | µs / request | µs / execution |',
-    '|---|---|---|---|',
-    ...rows
-      .slice(0, 20)
+    '| thread | statement (first 90 chars) | executions / request | µs / request | µs / execution | executions over 5 ms (slowest since start, ms) |',
+    '|---|---|---|---|---|---|',
+    ...shown
+      .slice(0, 30)
       .map(
         (r) =>
-          `| \`${r.sql.replace(/\|/g, '\\|')}\` | ${per(r.count)} | ${fmt((r.ms / Math.max(1, requests)) * 1000, 0)} | ${fmt((r.ms / r.count) * 1000, 0)} |`,
+          `| ${r.thread} | \`${r.sql.replace(/\|/g, '\\|')}\` | ${per(r.count)} | ${fmt((r.ms / Math.max(1, requests)) * 1000, 0)} | ${fmt((r.ms / r.count) * 1000, 0)} | ${r.over5 > 0 ? `${fmt((r.over5 / r.count) * 100, 1)} % (${fmt(r.maxMs, 1)})` : ''} |`,
       ),
   ];
 }

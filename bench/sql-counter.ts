@@ -1,14 +1,21 @@
 // Preloaded into the api process by the api-accept profile run (`node --require
 // dist/bench/sql-counter.js`): counts better-sqlite3 prepares and times every statement
-// execution by SQL text, and writes the totals to $BENCH_SQL_COUNTER_DIR/sql-<pid>.json
-// every second. Nothing in src/ is changed; this only wraps the driver's methods.
+// execution by SQL text, and writes the totals to $BENCH_SQL_COUNTER_DIR/sql-<pid>-<thread>.json
+// every second. Worker threads load it too (they inherit the process's --require), each
+// with its own copy of the driver and its own file: `<thread>` is 0 for the main thread,
+// the worker's threadId otherwise (the api's writer thread). Nothing in src/ is changed;
+// this only wraps the driver's methods.
 import fs from 'node:fs';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
 interface Agg {
   count: number;
   ms: number;
+  /** The slowest execution, and how many took over 5 ms (a commit that ran a WAL checkpoint). */
+  maxMs: number;
+  over5: number;
 }
 
 const dir = process.env.BENCH_SQL_COUNTER_DIR;
@@ -32,14 +39,17 @@ if (dir) {
         try {
           return orig.apply(this, args);
         } finally {
-          const a = (stats.exec[key] ??= { count: 0, ms: 0 });
+          const a = (stats.exec[key] ??= { count: 0, ms: 0, maxMs: 0, over5: 0 });
+          const ms = performance.now() - s;
           a.count++;
-          a.ms += performance.now() - s;
+          a.ms += ms;
+          if (ms > a.maxMs) a.maxMs = ms;
+          if (ms > 5) a.over5++;
         }
       };
     }
     return stmt;
   };
-  const file = path.join(dir, `sql-${process.pid}.json`);
+  const file = path.join(dir, `sql-${process.pid}-${threadId}.json`);
   setInterval(() => fs.writeFileSync(file, JSON.stringify(stats)), 1000).unref();
 }

@@ -32,22 +32,24 @@ export function createApp(deps: ApiDeps): ApiApp {
   const credentialLimiter = new RateLimiter(deps.config.authRateLimitPer15Min, 15 * 60_000);
   const metrics = createMetrics(deps);
 
+  // One line per request (issue 11: one write per request, not two). A route that has a spec log
+  // event to write (POST /v1/emails: `email_queued`) puts it in ctx.state.accessLog and this line
+  // carries it, with the request's fields.
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      deps.log.info(
-        {
-          event: 'http_request',
-          method: ctx.method,
-          path: ctx.path,
-          status: ctx.status,
-          ms: Math.round(ms * 10) / 10,
-        },
-        'request',
-      );
+      const request = {
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Math.round(ms * 10) / 10,
+      };
+      const routed = ctx.state.accessLog;
+      if (routed === undefined) deps.log.info({ event: 'http_request', ...request }, 'request');
+      else deps.log.info({ event: routed.event, ...routed.fields, ...request }, routed.msg);
     }
   });
   app.use(metrics.middleware);

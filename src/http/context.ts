@@ -18,8 +18,20 @@ export interface AuthState {
   readonly user: UserRow;
 }
 
+/**
+ * What a route adds to the request's one access log line (app.ts): the line then
+ * carries `event` (a spec log event such as `email_queued`) instead of
+ * `http_request`, with these fields next to the request's own.
+ */
+export interface AccessLogEvent {
+  readonly event: string;
+  readonly msg: string;
+  readonly fields: object;
+}
+
 export interface AppState {
   auth?: AuthState;
+  accessLog?: AccessLogEvent;
 }
 
 export type AppContext = Koa.ParameterizedContext<AppState>;

@@ -23,7 +23,22 @@ export const REDACTED_FIELDS = [
 
 const redacted = new Set<string>(REDACTED_FIELDS);
 
-/** Deep copy with every sensitive key replaced, at any depth (pino's path redaction is fixed-depth). */
+/** Whether a key is sensitive, remembered per key (log field names are few and fixed). */
+const sensitiveKeys = new Map<string, boolean>();
+function isSensitive(key: string): boolean {
+  let sensitive = sensitiveKeys.get(key);
+  if (sensitive === undefined) {
+    sensitive = redacted.has(key.toLowerCase().replace(/[_-]/g, ''));
+    if (sensitiveKeys.size < 10_000) sensitiveKeys.set(key, sensitive);
+  }
+  return sensitive;
+}
+
+/**
+ * Copy with every sensitive key replaced, at any depth (pino's path redaction is
+ * fixed-depth). A plain object with nothing to replace, at any depth, is returned
+ * as it is: every log call passes through here (issue 11).
+ */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) {
@@ -36,11 +51,24 @@ export function redact(value: unknown, depth = 0): unknown {
   }
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (Buffer.isBuffer(value)) return `[${value.length} bytes]`;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    out[k] = redacted.has(k.toLowerCase().replace(/[_-]/g, '')) ? '[redacted]' : redact(v, depth + 1);
+  const proto: unknown = Object.getPrototypeOf(value);
+  const plain = proto === Object.prototype || proto === null;
+  let out: Record<string, unknown> | undefined = plain ? undefined : {};
+  const entries = Object.entries(value);
+  for (let i = 0; i < entries.length; i++) {
+    const [k, v] = entries[i] as [string, unknown];
+    const r = isSensitive(k) ? '[redacted]' : redact(v, depth + 1);
+    if (out === undefined && r !== v) {
+      // The first change: copy what came before it.
+      out = {};
+      for (let j = 0; j < i; j++) {
+        const [pk, pv] = entries[j] as [string, unknown];
+        out[pk] = pv;
+      }
+    }
+    if (out !== undefined) out[k] = r;
   }
-  return out;
+  return out ?? value;
 }
 
 export type Logger = pino.Logger;

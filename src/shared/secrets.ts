@@ -52,7 +52,8 @@ export function decoyPasswordHash(): Promise<string> {
 }
 
 export function sha256Hex(value: string | Buffer): string {
-  return crypto.createHash('sha256').update(value).digest('hex');
+  // The one-shot form: no Hash object per call (every API request hashes its key).
+  return crypto.hash('sha256', value, 'hex');
 }
 
 /** Constant-time string equality (length is not secret here: tokens have fixed shapes). */

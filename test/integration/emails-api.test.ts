@@ -99,6 +99,40 @@ describe('POST /v1/emails: the send pipeline up to the queue', () => {
     );
   });
 
+  it('logs one line per send: the access line carries the email_queued event', async () => {
+    const res = await send({ ...valid, attachments: undefined });
+    assert.equal(res.status, 202, res.text);
+    const id = res.body.id;
+    const mentions = (): Record<string, unknown>[] =>
+      app.lines.filter((l) => l.includes(id)).map((l) => JSON.parse(l) as Record<string, unknown>);
+    // The line is written before the answer; this process reads the pipe asynchronously.
+    for (let i = 0; i < 100 && mentions().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const lines = mentions();
+    assert.equal(lines.length, 1, JSON.stringify(lines));
+    assert.deepEqual(
+      { ...lines[0], time: undefined, pid: undefined, ms: undefined, userId: undefined },
+      {
+        level: 'info',
+        time: undefined,
+        process: 'api',
+        pid: undefined,
+        event: 'email_queued',
+        emailId: id,
+        userId: undefined,
+        domainId,
+        recipients: 4,
+        scheduledAt: null,
+        method: 'POST',
+        path: '/v1/emails',
+        status: 202,
+        ms: undefined,
+        msg: 'email queued',
+      },
+    );
+    assert.equal(typeof lines[0]?.ms, 'number');
+    assert.match(String(lines[0]?.userId), /^usr_/);
+  });
+
   it('rejects bad input with the spec codes and changes nothing', async () => {
     const cases: [Record<string, unknown>, number, string][] = [
       [{ ...valid, subject: 'two\r\nlines' }, 422, 'VALIDATION_ERROR'],

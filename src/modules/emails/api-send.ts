@@ -1,6 +1,7 @@
 import { AppError, isAppError } from '../../shared/app-error';
 import type { DomainRow } from '../domains/domains.repository';
-import type { MessageToCommit, ScreenedRecipient } from './commit-message';
+import type { CommitDeps, MessageToCommit, ScreenedRecipient } from './commit-message';
+import { commitMessage } from './commit-message';
 import type { QuotaUsage } from './quota';
 
 /**
@@ -52,10 +53,13 @@ export type ApiSend = Omit<MessageToCommit, 'messageId' | 'stored' | 'screening'
   readonly screening: ApiScreening;
 };
 
-/** What the commit step gives back. */
+/**
+ * What the commit step gives back: only what the answer and its log line need (the
+ * domain row, sealed DKIM key included, stays in the writer thread).
+ */
 export interface Committed {
   readonly usage: QuotaUsage;
-  readonly domain: DomainRow;
+  readonly domainId: string;
 }
 
 /** Runs an API send's commit step (in the api's writer thread, or in this thread). */
@@ -84,4 +88,10 @@ export function apiSendToCommit(send: ApiSend): MessageToCommit {
       };
     }),
   };
+}
+
+/** The commit step of an API send (commit-message.ts), as the writer thread and the in-thread path run it. */
+export async function commitApiSend(deps: CommitDeps, send: ApiSend): Promise<Committed> {
+  const { usage, domain } = await commitMessage(deps, apiSendToCommit(send));
+  return { usage, domainId: domain.id };
 }

@@ -72,6 +72,8 @@ export function emailRoutes(deps: ApiDeps): Router<AppState> {
     });
     if (result.usage) setQuotaHeaders(ctx, result.usage);
     if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+    if (result.queued)
+      ctx.state.accessLog = { event: 'email_queued', msg: 'email queued', fields: result.queued };
     ctx.status = result.status;
     ctx.body = result.body;
   });

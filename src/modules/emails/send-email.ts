@@ -8,9 +8,9 @@ import type { Logger } from '../../shared/logger';
 import type { UserRow } from '../accounts/accounts.repository';
 import { parseMailbox } from './address';
 import type { ApiSend, Committed, SendCommitter } from './api-send';
-import { apiSendToCommit, errorToWire } from './api-send';
+import { commitApiSend, errorToWire } from './api-send';
 import type { GivenRecipient, TransactionRunner } from './commit-message';
-import { commitMessage, screen, screenRecipients } from './commit-message';
+import { screen, screenRecipients } from './commit-message';
 import { invalidFromAddress, invalidRecipient } from './emails.errors';
 import type { SendEmailInput } from './emails.schemas';
 import type { StoredResponse } from './idempotency';
@@ -36,9 +36,20 @@ export interface SendDeps {
   readonly idempotency: { readonly key: string; readonly requestHash: string } | undefined;
 }
 
+/** The `email_queued` log event's fields (the route writes them on the request's access line). */
+export interface QueuedLogFields {
+  readonly emailId: string;
+  readonly userId: string;
+  readonly domainId: string;
+  readonly recipients: number;
+  readonly scheduledAt: string | null;
+}
+
 export interface SendResult extends StoredResponse {
   readonly usage: QuotaUsage | null;
   readonly replayed: boolean;
+  /** Set when this request queued a message (not for a replay). */
+  readonly queued?: QueuedLogFields | undefined;
 }
 
 function asList(v: string | string[] | undefined): string[] {
@@ -66,7 +77,8 @@ function replyToList(input: SendEmailInput): string[] {
  * shared commit step (commit-message.ts), which applies the spec's order (domain,
  * verified, recipients, suppressions, size, quota) inside ONE transaction that
  * writes the message, its recipients, the `queued` event and the `email-send` job.
- * 202 only after it returns.
+ * 202 only after it returns. The result's `queued` is the `email_queued` log event,
+ * which the caller writes (the route: on the request's one access line).
  */
 export async function sendEmail(deps: SendDeps): Promise<SendResult> {
   const { db, config, input, user } = deps;
@@ -134,9 +146,7 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
 
   let committed: Committed;
   try {
-    committed = await (deps.committer
-      ? deps.committer.commit(send)
-      : commitMessage(deps, apiSendToCommit(send)));
+    committed = await (deps.committer ? deps.committer.commit(send) : commitApiSend(deps, send));
   } catch (err) {
     if (!isAppError(err) || err.code !== 'EMAIL_QUEUE_FAILED') throw err;
     // A concurrent request with the same Idempotency-Key committed first: answer as it did.
@@ -149,18 +159,8 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
     deps.log.error({ event: 'email_queue_failed', err: err.cause, userId }, 'could not queue message');
     throw err;
   }
-  const { usage, domain } = committed;
+  const { usage, domainId } = committed;
   const recipients = screening.ok ? screening.recipients.length : 0;
-  deps.log.info(
-    {
-      event: 'email_queued',
-      emailId: id,
-      userId,
-      domainId: domain.id,
-      recipients,
-      scheduledAt,
-    },
-    'email queued',
-  );
-  return { ...response, usage, replayed: false };
+  const queued = { emailId: id, userId, domainId, recipients, scheduledAt };
+  return { ...response, usage, replayed: false, queued };
 }

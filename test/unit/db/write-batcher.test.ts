@@ -71,6 +71,54 @@ describe('WriteBatcher (group commit)', () => {
     await db.destroy();
   });
 
+  it('savepointsOnFailure: the same outcome, the batch run again with savepoints when a unit throws', async () => {
+    const db = await freshDb();
+    const writes = new WriteBatcher(db, { savepointsOnFailure: true });
+    const runs = new Map<number, number>();
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        writes.run(async (trx) => {
+          runs.set(i, (runs.get(i) ?? 0) + 1);
+          await trx
+            .insertInto('users')
+            .values(user(200 + i))
+            .execute();
+          if (i === 3) throw new Error('unit 3 fails after writing');
+          return i;
+        }),
+      ),
+    );
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value : 'rejected')),
+      Array.from({ length: 20 }, (_, i) => (i === 3 ? 'rejected' : i)),
+    );
+    const ids = (await db.selectFrom('users').select('id').execute()).map((r) => r.id);
+    assert.equal(ids.length, 19);
+    assert.ok(!ids.includes(user(203).id));
+    // The batch holding unit 3 ran twice (without savepoints, then with them).
+    assert.equal(runs.get(3), 2);
+    await db.destroy();
+  });
+
+  it('a lone unit runs without a savepoint: its failure leaves nothing written', async () => {
+    const db = await freshDb();
+    const writes = new WriteBatcher(db);
+    await assert.rejects(
+      writes.run(async (trx) => {
+        await trx.insertInto('users').values(user(300)).execute();
+        throw new Error('fails after writing');
+      }),
+      /fails after writing/,
+    );
+    assert.equal(
+      await writes.run(async (trx) => (await trx.insertInto('users').values(user(301)).execute()).length),
+      1,
+    );
+    const ids = (await db.selectFrom('users').select('id').execute()).map((r) => r.id);
+    assert.deepEqual(ids, [user(301).id]);
+    await db.destroy();
+  });
+
   it('acknowledges nothing when the commit itself fails', async () => {
     const db = await freshDb();
     const writes = new WriteBatcher(db);

@@ -101,7 +101,12 @@ describe('SendWriter (the api writer thread)', () => {
     try {
       const sends = [send(user, domain, 'a@dest.example'), send(user, domain, 'b@dest.example')];
       const done = await Promise.all(sends.map((s) => writer.commit(s)));
-      assert.equal(done[0]?.domain.domain, domain);
+      const { id: domainId } = await db
+        .selectFrom('domains')
+        .select('id')
+        .where('domain', '=', domain)
+        .executeTakeFirstOrThrow();
+      assert.equal(done[0]?.domainId, domainId);
       assert.deepEqual(done[1]?.usage.hour, { used: 2, limit: 3 });
       for (const s of sends) {
         const row = await db.selectFrom('emails').selectAll().where('id', '=', s.id).executeTakeFirst();

@@ -43,6 +43,20 @@ describe('shared', () => {
     });
   });
 
+  it('redacts into a copy, leaving the logged object as it was; nothing to redact, nothing copied', () => {
+    const given = { event: 'x', keep: 'v', nested: { n: 1, deeper: { password: 'p' } }, after: 2 };
+    const out = redact(given);
+    assert.deepEqual(out, {
+      event: 'x',
+      keep: 'v',
+      nested: { n: 1, deeper: { password: '[redacted]' } },
+      after: 2,
+    });
+    assert.equal(given.nested.deeper.password, 'p');
+    const clean = { event: 'x', n: 1, nested: { a: 'b' } };
+    assert.equal(redact(clean), clean);
+  });
+
   it('logs JSON lines with the event field and redaction applied', () => {
     const lines: string[] = [];
     const destination = new Writable({
