@@ -4,6 +4,7 @@ import { loadConfig } from '../config';
 import { exitOnFatal } from '../shared/fatal';
 import { createLogger } from '../shared/logger';
 import { runHarakaInProcess, waitForGreeting } from './haraka-process';
+import { closeMtaRuntime } from './mta-runtime';
 import { renderMtaConfig } from './render-config';
 
 /** A healthy Haraka is up in 1-2 s; past this something is wrong and a restart is the remedy. */
@@ -56,6 +57,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ event: 'mta_stopping', reason }, 'stopping Haraka');
+    // Haraka's graceful stop ends when its event loop drains (sessions and
+    // deliveries done): only then are the database connections closed.
+    process.once('beforeExit', () => {
+      closeMtaRuntime().catch((err: unknown) =>
+        logger.warn({ event: 'mta_db_close_failed', err }, 'closing the database failed'),
+      );
+    });
     haraka.stop(killAfterMs, () => process.exit(failed ? 1 : 0));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -5,7 +5,7 @@ import { openDb } from '../db/connect';
 import { createSealer } from '../shared/seal';
 import type { IntakeCommit } from './inbound-intake';
 import { injectCredential } from './inject-credential';
-import { threadedIntakeCommit } from './outcome-writer';
+import { closeSharedWriterThread, threadedIntakeCommit } from './outcome-writer';
 import type { SigningKeys } from './signing-keys';
 import { createSigningKeys } from './signing-keys';
 
@@ -68,4 +68,21 @@ export function mtaSigningKeys(): SigningKeys {
 /** DATA_DIR, where accepted inbound mail is written (src/modules/inbound/raw-store.ts). */
 export function mtaDataDir(): string {
   return runtimeConfig().dataDir;
+}
+
+/**
+ * Closes this process's database connections: the writer thread's and mtaDb().
+ * For the end of a graceful stop, once Haraka has nothing left to do: SQLite
+ * checkpoints the WAL and removes mail.db-wal/-shm when the appliance's last
+ * connection closes, which a process that exits with its connections open
+ * prevents (harmless — the next open recovers — but a clean stop leaves a clean
+ * DATA_DIR).
+ */
+export async function closeMtaRuntime(): Promise<void> {
+  await closeSharedWriterThread();
+  intake = undefined;
+  signingKeys = undefined;
+  const open = db;
+  db = undefined;
+  if (open) await open.destroy();
 }

@@ -9,18 +9,17 @@
  * (status, timeline, webhook outbox: applyOrEnqueueOutcomes), in the commit that
  * records them.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import type { AppConfig } from '../config';
 import { loadConfig, sqlitePath } from '../config';
 import { openDb } from '../db/connect';
 import { WriteBatcher } from '../db/write-batcher';
 import { createLogger } from '../shared/logger';
+import { serveThreadCalls } from '../shared/thread-call';
 import { enqueueIntakeJobs } from './inbound-intake';
-import type { WriterReply, WriterRequest } from './outcome-writer';
+import type { WriterCall } from './outcome-writer';
 import { outcomeRecorder } from './outcome-jobs';
 
-const port = parentPort;
-if (port === null) throw new Error('outcome-writer-thread runs as a worker thread only');
 /** The environment's configuration (Haraka's own, inherited); undefined when it is not valid. */
 function environmentConfig(): AppConfig | undefined {
   try {
@@ -39,18 +38,13 @@ const db = openDb({ file });
 const writes = new WriteBatcher(db);
 const record = outcomeRecorder(db, { apply: { logger }, writes });
 
-function handle(request: WriterRequest): Promise<number> {
+function handle(request: WriterCall): Promise<number> {
   if (request.kind === 'intake') return writes.run((trx) => enqueueIntakeJobs(trx, request.jobs));
   return record(request.payloads);
 }
 
-port.on('message', (request: WriterRequest) => {
-  handle(request).then(
-    (value) => port.postMessage({ id: request.id, value } satisfies WriterReply),
-    (err: unknown) =>
-      port.postMessage({
-        id: request.id,
-        error: err instanceof Error ? err.message : String(err),
-      } satisfies WriterReply),
-  );
+serveThreadCalls<WriterCall, number, string>(handle, {
+  toReply: (err) => (err instanceof Error ? err.message : String(err)),
+  // Closing the last connection checkpoints the WAL and removes -wal/-shm.
+  onClose: () => db.destroy(),
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { MtaOutcomePayload } from '../modules/emails/mta-outcome';
+import { ThreadClient } from '../shared/thread-call';
 import type { IntakeCommit, IntakeJob } from './inbound-intake';
 import type { OutcomeRecorder } from './outcome-jobs';
 
@@ -12,21 +12,6 @@ export type WriterCall =
   | { readonly kind: 'outcomes'; readonly payloads: readonly MtaOutcomePayload[] }
   | { readonly kind: 'intake'; readonly jobs: readonly IntakeJob[] };
 
-/** A call as posted to the thread. */
-export type WriterRequest = WriterCall & { readonly id: number };
-
-/**
- * The thread's answer, sent once the commit holding the request's rows has returned
- * (or failed): `value` is the number of rows created.
- */
-export type WriterReply =
-  { readonly id: number; readonly value: number } | { readonly id: number; readonly error: string };
-
-interface Waiter {
-  resolve(value: number): void;
-  reject(err: Error): void;
-}
-
 export interface WriterThreadOptions {
   /** The database; default: the one the environment names (DATA_DIR / DATABASE_URL). */
   readonly file?: string | undefined;
@@ -35,7 +20,9 @@ export interface WriterThreadOptions {
 
 /** The client of one writer thread: `call` resolves after the thread's commit returned. */
 export interface WriterThread {
+  /** Resolves with the number of rows created, once the commit holding them returned. */
   call(request: WriterCall): Promise<number>;
+  /** Lets the thread answer what it was asked, close its connection and end; calls after this fail. */
   close(): Promise<void>;
 }
 
@@ -45,55 +32,18 @@ export interface WriterThread {
  * blocks on a commit's fsync or on the write lock. A promise resolves only after the
  * thread's commit returned, exactly as an in-process group commit's does. A thread
  * that dies fails what it had pending (the callers act as for any failed write) and
- * the next call starts a new one.
+ * the next call starts a new one (src/shared/thread-call.ts). Errors cross as their
+ * message.
  */
 export function startWriterThread(options: WriterThreadOptions = {}): WriterThread {
-  const script = options.script ?? path.join(__dirname, 'outcome-writer-thread.js');
-  let thread: Worker | undefined;
-  let seq = 0;
-  const waiting = new Map<number, Waiter>();
-
-  const failAll = (err: Error): void => {
-    for (const w of waiting.values()) w.reject(err);
-    waiting.clear();
-  };
-  const start = (): Worker => {
-    const t = new Worker(script, { workerData: { file: options.file } });
+  const client = new ThreadClient<WriterCall, number, string>({
+    script: options.script ?? path.join(__dirname, 'outcome-writer-thread.js'),
+    workerData: { file: options.file },
     // Never what keeps Haraka alive: a graceful stop waits for its sessions, not for us.
-    t.unref();
-    t.on('message', (reply: WriterReply) => {
-      const w = waiting.get(reply.id);
-      if (!w) return;
-      waiting.delete(reply.id);
-      if ('error' in reply) w.reject(new Error(reply.error));
-      else w.resolve(reply.value);
-    });
-    t.on('error', (err: unknown) => {
-      if (thread === t) thread = undefined;
-      failAll(err instanceof Error ? err : new Error(String(err)));
-    });
-    t.on('exit', (code) => {
-      if (thread === t) thread = undefined;
-      failAll(new Error(`writer thread exited (${code})`));
-    });
-    return t;
-  };
-
-  return {
-    call(request) {
-      const t = (thread ??= start());
-      const id = ++seq;
-      return new Promise<number>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        t.postMessage({ ...request, id } satisfies WriterRequest);
-      });
-    },
-    async close() {
-      const t = thread;
-      thread = undefined;
-      if (t) await t.terminate();
-    },
-  };
+    ref: false,
+    fromReply: (message) => new Error(message),
+  });
+  return { call: (request) => client.call(request), close: () => client.close() };
 }
 
 let shared: WriterThread | undefined;
@@ -106,6 +56,13 @@ let shared: WriterThread | undefined;
 export function sharedWriterThread(): WriterThread {
   shared ??= startWriterThread();
   return shared;
+}
+
+/** Ends the shared thread once it has answered (its connection closed); see closeMtaRuntime. */
+export async function closeSharedWriterThread(): Promise<void> {
+  const thread = shared;
+  shared = undefined;
+  if (thread) await thread.close();
 }
 
 /** The thread given, else a thread of its own when a file or script is named, else the shared one. */
@@ -121,7 +78,7 @@ function threadFor(
 /**
  * outcomeRecorder (group commit, src/mta/outcome-jobs.ts) run in the writer thread:
  * resolves with the number of outcomes applied or enqueued, after their commit.
- * `close()` stops the thread (a later call starts it again).
+ * `close()` ends the thread once it has answered (later calls fail).
  */
 export function threadedOutcomeRecorder(
   options: WriterThreadOptions & { readonly thread?: WriterThread | undefined } = {},

@@ -6,7 +6,8 @@ import { parentPort, Worker } from 'node:worker_threads';
  * connection): each call is a request posted with a sequence number, answered by
  * one reply with the same number. A thread that dies fails every call still
  * waiting on it, and the next call starts a new thread. Used by the api's send
- * writer (src/http/send-writer.ts); the thread side is `serveThreadCalls`.
+ * writer (src/http/send-writer.ts) and the mta's writer thread
+ * (src/mta/outcome-writer.ts); the thread side is `serveThreadCalls`.
  *
  * What crosses is the caller's choice: errors come back as whatever `toReply`
  * made of them in the thread and `fromReply` turns into the rejection (the api
@@ -28,7 +29,11 @@ export interface ThreadClientOptions<E> {
   readonly script: string;
   readonly workerData?: unknown;
   readonly resourceLimits?: ResourceLimits | undefined;
-  /** Whether a running thread keeps the process alive (default true). */
+  /**
+   * Whether an idle thread keeps the process alive (default true). With false, the
+   * thread holds the process only while a call waits on it or it is closing, so an
+   * answer is never lost to the process ending first.
+   */
   readonly ref?: boolean | undefined;
   /**
    * A thread with no call waiting for this long is closed (its heap goes back);
@@ -84,6 +89,7 @@ export class ThreadClient<Req, Res, E> {
     const seq = ++this.seq;
     run.lastUsed = Date.now();
     return new Promise<Res>((resolve, reject) => {
+      if (run.waiting.size === 0 && this.options.ref === false) run.worker.ref();
       run.waiting.set(seq, { resolve, reject });
       const message: ThreadRequest<Req> = { type: 'call', seq, request };
       run.worker.postMessage(message, transfer);
@@ -107,13 +113,13 @@ export class ThreadClient<Req, Res, E> {
       workerData: this.options.workerData,
       resourceLimits: this.options.resourceLimits,
     });
-    if (this.options.ref === false) worker.unref();
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     const run: Run<Res> = { worker, waiting: new Map(), exited, closing: false, lastUsed: Date.now() };
     worker.on('message', (reply: ThreadReply<Res, E>) => {
       const w = run.waiting.get(reply.seq);
       if (!w) return;
       run.waiting.delete(reply.seq);
+      if (run.waiting.size === 0 && this.options.ref === false && !run.closing) worker.unref();
       run.lastUsed = Date.now();
       if (reply.ok) w.resolve(reply.value);
       else w.reject(this.options.fromReply(reply.error));
@@ -134,6 +140,9 @@ export class ThreadClient<Req, Res, E> {
     worker.on('exit', (code) =>
       fail(new Error(`the thread ${this.options.script} exited with code ${code}`)),
     );
+    // After the listeners: adding a 'message' listener refs the worker's port again.
+    // call() refs it while answers are awaited.
+    if (this.options.ref === false) worker.unref();
     this.run = run;
     return run;
   }
@@ -150,6 +159,9 @@ export class ThreadClient<Req, Res, E> {
     if (!run.closing) {
       run.closing = true;
       if (this.run === run) this.run = undefined;
+      // An unreferenced thread too is waited for while it closes its resources
+      // (a database connection left open keeps its -wal file), then lets go.
+      run.worker.ref();
       run.worker.postMessage({ type: 'close' } satisfies ThreadRequest<Req>);
     }
     await run.exited;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ThreadClient } from '../../../src/shared/thread-call';
@@ -16,6 +17,18 @@ function client(options: Partial<ThreadClientOptions<string>> = {}): ThreadClien
 }
 
 describe('ThreadClient and serveThreadCalls', () => {
+  it('unreferenced (ref: false): a waiting call holds the process until its answer, an idle thread does not', () => {
+    // A process of its own whose event loop holds nothing else: it prints the
+    // answer only if the call kept it alive, and it ends only if the idle thread let go.
+    const program = `
+      const { ThreadClient } = require(${JSON.stringify(require.resolve('../../../src/shared/thread-call'))});
+      const c = new ThreadClient({ script: ${JSON.stringify(script)}, ref: false, fromReply: (m) => new Error(m) });
+      c.call({ kind: 'echo', value: 'answer', afterMs: 200 }).then((v) => console.log(v));
+    `;
+    const out = execFileSync(process.execPath, ['-e', program], { encoding: 'utf8', timeout: 10_000 });
+    assert.equal(out.trim(), 'answer!');
+  });
+
   it('answers each call with its own reply, in whatever order they settle', async () => {
     const c = client();
     try {
