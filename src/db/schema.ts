@@ -95,16 +95,20 @@ export interface DomainsTable {
 }
 
 /** Spec: Email lifecycle. `cancelled` is ours: a scheduled message cancelled before it ran (docs/emails.md). */
-export type EmailStatus =
-  | 'queued'
-  | 'processing'
-  | 'sent'
-  | 'delivered'
-  | 'deferred'
-  | 'bounced'
-  | 'complained'
-  | 'failed'
-  | 'cancelled';
+/** Every message status, in lifecycle order (the spec's list). */
+export const EMAIL_STATUSES = [
+  'queued',
+  'processing',
+  'sent',
+  'delivered',
+  'deferred',
+  'bounced',
+  'complained',
+  'failed',
+  'cancelled',
+] as const;
+
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 export interface EmailsTable {
   id: string;

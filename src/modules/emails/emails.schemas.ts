@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_STATUSES } from '../../db/schema';
 import { hasControlChars } from '../../shared/text';
 
 const MAX_ATTACHMENTS = 10;
@@ -148,19 +149,7 @@ export const sendEmailBody = z
 export type SendEmailInput = z.infer<typeof sendEmailBody>;
 
 export const listEmailsQuery = z.strictObject({
-  status: z
-    .enum([
-      'queued',
-      'processing',
-      'sent',
-      'delivered',
-      'deferred',
-      'bounced',
-      'complained',
-      'failed',
-      'cancelled',
-    ])
-    .optional(),
+  status: z.enum(EMAIL_STATUSES).optional(),
   domainId: z.string().max(64).optional(),
   recipient: z.string().max(254).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),

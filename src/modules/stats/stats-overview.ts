@@ -1,18 +1,9 @@
 import type { EmailStatus } from '../../db/schema';
+import { EMAIL_STATUSES } from '../../db/schema';
 import type { DailyCount } from './stats.repository';
 
 /** Every message status, in lifecycle order: `totals` carries each (0 when none). */
-export const STATUSES: readonly EmailStatus[] = [
-  'queued',
-  'processing',
-  'sent',
-  'delivered',
-  'deferred',
-  'bounced',
-  'complained',
-  'failed',
-  'cancelled',
-];
+export const STATUSES: readonly EmailStatus[] = EMAIL_STATUSES;
 
 /** Spec (Statistics overview): rates are computed over messages in one of these states only. */
 export const TERMINAL_STATUSES: readonly EmailStatus[] = ['delivered', 'bounced', 'complained', 'failed'];

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EmailStatus } from '../../../src/db/schema';
+import { EMAIL_STATUSES } from '../../../src/db/schema';
 import type { RecipientStep } from '../../../src/modules/emails/delivery-status';
 import {
   SEVERITY,
@@ -17,17 +18,7 @@ import {
 } from '../../../src/modules/emails/delivery-status';
 import type { MtaOutcomeKind } from '../../../src/modules/emails/mta-outcome';
 
-const ALL: readonly EmailStatus[] = [
-  'queued',
-  'processing',
-  'sent',
-  'delivered',
-  'deferred',
-  'bounced',
-  'complained',
-  'failed',
-  'cancelled',
-];
+const ALL: readonly EmailStatus[] = EMAIL_STATUSES;
 const REPORTS: readonly MtaOutcomeKind[] = ['delivered', 'deferred', 'bounced', 'failed'];
 
 /** The documented table, row by row: from → report → step. */
