@@ -7,6 +7,8 @@ import Database from 'better-sqlite3';
 import type { Bench } from './lib';
 import {
   applianceRss,
+  childPids,
+  cpuMs,
   ensurePostfix,
   fmt,
   fmtSpread,
@@ -34,6 +36,20 @@ interface Run {
   p99: number;
   delivered: number;
   elapsedMs: number;
+  /** Mailroom only: CPU (user + system) per delivered message by process, from /proc, load start → last delivery. */
+  cpuPerMessage?: Record<string, number>;
+}
+
+/** CPU ms per message of each process between two readings, and their sum as `total`. */
+function perMessage(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  messages: number,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, ms] of Object.entries(after)) out[name] = (ms - (before[name] ?? 0)) / messages;
+  out.total = Object.values(out).reduce((a, x) => a + x, 0);
+  return out;
 }
 
 async function mailroomRun(
@@ -47,6 +63,10 @@ async function mailroomRun(
   const headers = { authorization: `Bearer ${b.apiKey}`, 'content-type': 'application/json' };
   const t0 = Date.now();
   const since = new Date(t0 - 1).toISOString();
+  const pids = childPids(b.app);
+  const cpuAt = (): Record<string, number> =>
+    Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const cpu0 = cpuAt();
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
@@ -86,6 +106,7 @@ async function mailroomRun(
       if (done >= load.ok) break;
       await sleep(200);
     }
+    const cpu1 = cpuAt();
     const rows = db
       .prepare(`select id, delivered_at from emails where created_at >= ? and status = 'delivered'`)
       .all(since) as { id: string; delivered_at: string }[];
@@ -104,6 +125,7 @@ async function mailroomRun(
       p99: percentile(s, 99),
       delivered: rows.length,
       elapsedMs: last - t0,
+      cpuPerMessage: perMessage(cpu0, cpu1, rows.length),
     };
   } finally {
     sampling = false;
@@ -188,12 +210,22 @@ export async function endToEnd(opts: Options): Promise<{ e2e: Section; memory: S
   const rTheirs = spread(theirs.map((x) => x.rate));
   const ratios = spread(ours.map((x, i) => x.rate / (theirs[i]?.rate ?? NaN)));
   const incomplete = ours.filter((x) => x.delivered < n).length;
+  const cpuNames = ['api', 'worker', 'mta', 'total'];
+  const cpu = Object.fromEntries(
+    cpuNames.map((name) => [name, spread(ours.map((x) => x.cpuPerMessage?.[name] ?? NaN))]),
+  );
   const e2e: Section = {
     id: 'end-to-end',
     title: 'end-to-end',
-    figures: { ratio: ratios },
+    figures: {
+      ratio: ratios,
+      cpuTotal: cpu.total!,
+      cpuApi: cpu.api!,
+      cpuWorker: cpu.worker!,
+      cpuMta: cpu.mta!,
+    },
     lines: [
-      `${n.toLocaleString('en-US')} messages per repeat${opts.full ? '' : ' (reduced from the issue’s 10,000 to keep the default run short; `--full` runs 10,000)'}, ${opts.repeats} repeats, both sides relaying to the same Postfix \`smtp-sink\` on 127.0.0.1. Mailroom: ${CONNECTIONS} keep-alive API clients POST /v1/emails (1 recipient, ~5 KB html), fresh appliance (api + worker + mta with Haraka inside) per repeat, SMTP_RELAY to the sink; delivered = the email's status \`delivered\` (the worker recorded the relay's 250), time = its \`delivered_at\`; latency = 202 received → \`delivered_at\`. Postfix: private instance (default tuning), \`smtp-source -d -s ${CONNECTIONS} -l 5200\`; delivered = \`status=sent\` lines in its log, latency = Postfix's \`delay=\` (arrival → relay 250).`,
+      `${n.toLocaleString('en-US')} messages per repeat${opts.full ? '' : ' (reduced from the issue’s 10,000 to keep the default run short; `--full` runs 10,000)'}, ${opts.repeats} repeats, both sides relaying to the same Postfix \`smtp-sink\` on 127.0.0.1. Mailroom: ${CONNECTIONS} keep-alive API clients POST /v1/emails (1 recipient, ~5 KB html), fresh appliance (api + worker + mta with Haraka inside) per repeat, SMTP_RELAY to the sink; delivered = the email's status \`delivered\` (the worker recorded the relay's 250), time = its \`delivered_at\`; latency = 202 received → \`delivered_at\`. Postfix: private instance (default tuning), \`smtp-source -d -s ${CONNECTIONS} -l 5200\`; delivered = \`status=sent\` lines in its log, latency = Postfix's \`delay=\` (arrival → relay 250). CPU per delivered message: user + system time of each Mailroom process from \`/proc/<pid>/stat\` between the start of the load and the last delivery, divided by the messages delivered (the api's share is the accepting of the same messages; the load generator is not counted).`,
       '',
       '| figure | Mailroom | Postfix | ratio (Mailroom/Postfix, per repeat) | target |',
       '|---|---|---|---|---|',
@@ -201,6 +233,10 @@ export async function endToEnd(opts: Options): Promise<{ e2e: Section; memory: S
       `| p50 accept→delivered (ms) | ${fmtSpread(spread(ours.map((x) => x.p50)), 0)} | ${fmtSpread(spread(theirs.map((x) => x.p50)), 0)} | ${fmtSpread(spread(ours.map((x, i) => x.p50 / (theirs[i]?.p50 ?? NaN))), 2)} | |`,
       `| p99 accept→delivered (ms) | ${fmtSpread(spread(ours.map((x) => x.p99)), 0)} | ${fmtSpread(spread(theirs.map((x) => x.p99)), 0)} | ${fmtSpread(spread(ours.map((x, i) => x.p99 / (theirs[i]?.p99 ?? NaN))), 2)} | |`,
       `| wall time for all N (s) | ${fmtSpread(spread(ours.map((x) => x.elapsedMs / 1000)))} | ${fmtSpread(spread(theirs.map((x) => x.elapsedMs / 1000)))} | | |`,
+      ...cpuNames.map(
+        (name) =>
+          `| CPU per delivered message, ${name === 'total' ? 'api + worker + mta' : name} (ms, user + system) | ${fmtSpread(cpu[name]!, 2)} | | | |`,
+      ),
       '',
       incomplete > 0
         ? `- **${incomplete} Mailroom repeat(s) did not deliver all ${n} within ${timeoutMs / 1000} s**; rates count what was delivered.`
