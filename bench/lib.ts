@@ -3,6 +3,7 @@
 // instances (installed from Debian's package when missing, never the system one).
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -82,11 +83,33 @@ export function machineInfo(): Record<string, string> {
     Node: process.version,
     Postfix: sh('postconf', ['-h', 'mail_version']),
     'SQLite (better-sqlite3)': sqliteVersion(),
+    'CPU probe at start (ms of CPU for a fixed workload, see cpuProbeMs in bench/lib.ts)': fmt(
+      cpuProbeMs(),
+      0,
+    ),
     'Load average at start': os
       .loadavg()
       .map((x) => x.toFixed(2))
       .join(' '),
   };
+}
+
+/**
+ * The machine's speed right now, for comparing runs made at different times: CPU
+ * time, in ms, of a fixed workload like the appliance's own (JSON of a ~5 KB request
+ * body and SHA-256, 20,000 times). The same code measures slower in a run whose
+ * probe is higher: the host is shared, and CPU time stretches when it is busy.
+ */
+export function cpuProbeMs(): number {
+  const body = { from: 'a@b.test', to: ['c@d.test'], subject: 'probe', html: html5k(0) };
+  const start = process.cpuUsage();
+  for (let i = 0; i < 20_000; i++) {
+    const text = JSON.stringify({ ...body, seq: i });
+    crypto.createHash('sha256').update(text).digest('hex');
+    JSON.parse(text);
+  }
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
 }
 
 function sqliteVersion(): string {

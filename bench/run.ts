@@ -9,7 +9,7 @@ import { apiAccept } from './api-accept';
 import { endToEnd } from './end-to-end';
 import { inbound } from './inbound';
 import { limitsSection } from './limits';
-import { fmt, log, machineInfo, REPO, WORK } from './lib';
+import { cpuProbeMs, fmt, log, machineInfo, REPO, WORK } from './lib';
 import { memory } from './memory';
 import { scale } from './scale';
 import type { Options, Section } from './types';
@@ -70,6 +70,7 @@ async function main(): Promise<void> {
 
   if (only.length > 1) sections.push(limitsSection(sections));
   const minutes = (Date.now() - started) / 60_000;
+  machine['CPU probe at end (ms)'] = fmt(cpuProbeMs(), 0);
   machine['Load average at end'] = os
     .loadavg()
     .map((x) => x.toFixed(2))
