@@ -25,6 +25,10 @@ async function run(input: ClaimerInput, start: Promise<void>): Promise<string[]>
       });
       if (jobs.length === 0) return ids;
       for (const job of jobs) ids.push(job.id);
+      // A breath between claims, as a worker between its batches: on a loaded machine one
+      // thread could otherwise drain the whole queue before the others were scheduled,
+      // and the test would check nothing concurrent (claims still collide: ~3 per ms).
+      await new Promise((resolve) => setTimeout(resolve, 1));
     }
   } finally {
     await db.destroy();
