@@ -78,17 +78,37 @@ export class PreparedQuery<P extends object, R> {
   }
 }
 
+/** A query builder for PreparedQuery: `slot` stands for the values, `item` for one element of a list. */
+export type PreparedBuild<P extends object, R> = (
+  db: Kysely<Database>,
+  slot: P,
+  item: ItemSlot<P>,
+) => Compilable<R>;
+
+/**
+ * One PreparedQuery per shape of a statement whose SQL depends on its arguments
+ * (optional columns, list lengths): `keyOf` names what changes the SQL, `build`
+ * describes the statement for that shape. Compiled on first use of each shape.
+ */
+export function perShape<S, P extends object, R>(
+  keyOf: (shape: S) => string,
+  build: (shape: S) => PreparedBuild<P, R>,
+): (shape: S) => PreparedQuery<P, R> {
+  const cache = new Map<string, PreparedQuery<P, R>>();
+  return (shape) => {
+    const key = keyOf(shape);
+    let q = cache.get(key);
+    if (!q) {
+      q = new PreparedQuery<P, R>(build(shape));
+      cache.set(key, q);
+    }
+    return q;
+  };
+}
+
 /** One PreparedQuery per arity, for a query with a list whose length is part of its SQL. */
 export function byArity<P extends object, R>(
   build: (db: Kysely<Database>, slot: P, item: ItemSlot<P>, arity: number) => Compilable<R>,
 ): (arity: number) => PreparedQuery<P, R> {
-  const cache = new Map<number, PreparedQuery<P, R>>();
-  return (arity) => {
-    let q = cache.get(arity);
-    if (!q) {
-      q = new PreparedQuery<P, R>((db, slot, item) => build(db, slot, item, arity));
-      cache.set(arity, q);
-    }
-    return q;
-  };
+  return perShape<number, P, R>(String, (arity) => (db, slot, item) => build(db, slot, item, arity));
 }

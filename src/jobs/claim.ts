@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { perShape } from './per-shape';
+import { perShape } from '../db/precompiled';
 import type { QueueName } from './queues';
 
 /** A job this worker now holds a lease on. `attempts` and the owner together fence every later write. */
@@ -79,7 +79,7 @@ export async function hasClaimable(
 
 /*
  * The claim's statements run several times per job (every poll, claim and
- * settlement): each is compiled once per shape (jobs/per-shape.ts), the number of
+ * settlement): each is compiled once per shape (perShape in db/precompiled.ts), the number of
  * queues and of ids being part of the SQL.
  */
 

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { PreparedQuery } from '../../db/precompiled';
-import { perShape } from '../../jobs/per-shape';
+import { perShape } from '../../db/precompiled';
 import type {
   Database,
   DomainStatus,
@@ -20,7 +20,7 @@ import type {
  * it applies, so each is compiled once (db/precompiled.ts): building and compiling
  * a kysely query cost the worker more CPU than SQLite took to run it (issue 11).
  * A statement whose SQL depends on its arguments (optional columns, list lengths)
- * gets one compiled query per shape (jobs/per-shape.ts).
+ * gets one compiled query per shape (perShape in db/precompiled.ts).
  */
 
 export type EmailRow = Selectable<EmailsTable>;

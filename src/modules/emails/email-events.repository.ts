@@ -16,7 +16,7 @@ export interface EmailEventInput {
 
 // Both inserts run for every message sent and every delivery report: compiled once
 // (db/precompiled.ts), as building a kysely query costs more than SQLite takes to run it.
-const insertEvent = new PreparedQuery<Required<Insertable<EmailEventsTable>>, unknown>((db, p) =>
+export const insertEvent = new PreparedQuery<Required<Insertable<EmailEventsTable>>, unknown>((db, p) =>
   db.insertInto('email_events').values({
     id: p.id,
     email_id: p.email_id,

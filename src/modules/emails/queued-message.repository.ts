@@ -12,6 +12,7 @@ import type {
 import { DEFAULT_MAX_ATTEMPTS } from '../../jobs/enqueue';
 import type { EnqueueInput } from '../../jobs/enqueue';
 import { newId } from '../../shared/ids';
+import { insertEvent } from './email-events.repository';
 
 /**
  * The rows a send writes in its transaction (commit-message.ts), as queries
@@ -99,18 +100,6 @@ const insertAttachmentRow = new PreparedQuery<Required<Insertable<EmailAttachmen
   }),
 );
 
-const insertEventRow = new PreparedQuery<Required<Insertable<EmailEventsTable>>, unknown>((db, p) =>
-  db.insertInto('email_events').values({
-    id: p.id,
-    email_id: p.email_id,
-    user_id: p.user_id,
-    recipient: p.recipient,
-    type: p.type,
-    message: p.message,
-    created_at: p.created_at,
-  }),
-);
-
 /** The message row, its recipients (one statement) and its attachments (one row each: they can be megabytes). */
 export async function insertQueuedEmail(
   trx: Kysely<Database>,
@@ -139,7 +128,7 @@ export async function insertQueuedEvent(
   trx: Kysely<Database>,
   event: Required<Insertable<EmailEventsTable>>,
 ): Promise<void> {
-  await insertEventRow.run(trx, event);
+  await insertEvent.run(trx, event);
 }
 
 type JobRow = Pick<
