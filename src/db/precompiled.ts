@@ -6,6 +6,11 @@ type ElementOf<T> = T extends readonly (infer E)[] ? E : never;
 /** `item('ids', 2)` stands for `values.ids[2]`. */
 export type ItemSlot<P> = <K extends keyof P>(key: K, index: number) => ElementOf<P[K]>;
 
+/** `items(item, 'ids', 3)` stands for the first three elements of `values.ids`: an IN list of one arity. */
+export function items<P, K extends keyof P>(item: ItemSlot<P>, key: K, length: number): ElementOf<P[K]>[] {
+  return Array.from({ length }, (_, i) => item(key, i));
+}
+
 /** A marker no real value starts with (a NUL byte, which none of our text columns holds). */
 const MARKER = '\u0000slot:';
 

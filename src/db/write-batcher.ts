@@ -87,10 +87,8 @@ export class WriteBatcher {
         // that arrived meanwhile can only reach run() if we yield before taking the next batch.
         await new Promise<void>((resolve) => setImmediate(resolve));
         const batch = this.queue.splice(0, this.maxBatch);
-        if (batch.length === 1 || this.savepointsOnFailure) {
-          if (await this.commitWithoutSavepoints(batch)) continue;
-        }
-        await this.commit(batch);
+        const plain = batch.length === 1 || this.savepointsOnFailure;
+        if (!(plain && (await this.commit(batch, false)))) await this.commit(batch, true);
       }
     } finally {
       this.running = false;
@@ -98,11 +96,13 @@ export class WriteBatcher {
   }
 
   /**
-   * Every unit straight in the transaction. False (nothing settled, nothing written)
-   * when a unit of a batch of several threw: the caller runs the batch again with
-   * savepoints. A single unit's failure is its own: rolled back and rejected here.
+   * One transaction for `batch`. With `savepoints`, each unit runs under its own and
+   * a unit that throws is rejected alone. Without, every unit runs straight in the
+   * transaction, and a unit that throws rolls the whole batch back: false (nothing
+   * settled, nothing written) when the batch has several units, so the caller runs
+   * it again with savepoints; a single unit's failure is its own, rejected here.
    */
-  private async commitWithoutSavepoints(batch: readonly Pending[]): Promise<boolean> {
+  private async commit(batch: readonly Pending[], savepoints: boolean): Promise<boolean> {
     let trx;
     try {
       trx = await this.db.startTransaction().execute();
@@ -110,58 +110,37 @@ export class WriteBatcher {
       for (const p of batch) p.reject(err);
       return true;
     }
-    const values: unknown[] = [];
-    try {
-      for (const p of batch) values.push(await p.work(trx));
-    } catch (err) {
-      await trx
-        .rollback()
-        .execute()
-        .catch(() => undefined);
-      if (batch.length > 1) return false;
-      batch[0]?.reject(err);
-      return true;
-    }
-    try {
-      await trx.commit().execute();
-    } catch (err) {
-      await trx
-        .rollback()
-        .execute()
-        .catch(() => undefined);
-      for (const p of batch) p.reject(err);
-      return true;
-    }
-    batch.forEach((p, i) => p.resolve(values[i]));
-    return true;
-  }
-
-  private async commit(batch: readonly Pending[]): Promise<void> {
     const done: { p: Pending; value: unknown }[] = [];
-    let trx;
-    try {
-      trx = await this.db.startTransaction().execute();
-    } catch (err) {
-      for (const p of batch) p.reject(err);
-      return;
-    }
+    let committing = false;
     try {
       for (const p of batch) {
+        if (!savepoints) {
+          done.push({ p, value: await p.work(trx) });
+          continue;
+        }
         try {
           done.push({ p, value: await inSavepoint(trx, () => p.work(trx)) });
         } catch (err) {
           p.reject(err);
         }
       }
+      committing = true;
       await trx.commit().execute();
     } catch (err) {
       await trx
         .rollback()
         .execute()
         .catch(() => undefined);
+      if (!committing) {
+        // Only without savepoints: a unit threw, and none of the batch stands.
+        if (batch.length > 1) return false;
+        batch[0]?.reject(err);
+        return true;
+      }
       for (const { p } of done) p.reject(err);
-      return;
+      return true;
     }
     for (const { p, value } of done) p.resolve(value);
+    return true;
   }
 }

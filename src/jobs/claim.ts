@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { perShape } from '../db/precompiled';
+import { byArity, items, PreparedQuery } from '../db/precompiled';
 import type { QueueName } from './queues';
 
 /** A job this worker now holds a lease on. `attempts` and the owner together fence every later write. */
@@ -79,7 +79,7 @@ export async function hasClaimable(
 
 /*
  * The claim's statements run several times per job (every poll, claim and
- * settlement): each is compiled once per shape (perShape in db/precompiled.ts), the number of
+ * settlement): each is compiled once per arity (byArity in db/precompiled.ts), the number of
  * queues and of ids being part of the SQL.
  */
 
@@ -88,50 +88,34 @@ interface QueuesNow {
   now: string;
 }
 
-const arity = (n: number): string => String(n);
-
-const anyClaimable = perShape<number, QueuesNow, { id: string }>(
-  arity,
-  (n) => (db, p, item) =>
-    db
-      .selectFrom('jobs')
-      .select('id')
-      .where(
-        'queue',
-        'in',
-        Array.from({ length: n }, (_, i) => item('queues', i)),
-      )
-      .where((eb) => eb.or([claimable(eb, p.now), expiredOnLastAttempt(eb, p.now)]))
-      .limit(1),
+const anyClaimable = byArity<QueuesNow, { id: string }>((db, p, item, n) =>
+  db
+    .selectFrom('jobs')
+    .select('id')
+    .where('queue', 'in', items(item, 'queues', n))
+    .where((eb) => eb.or([claimable(eb, p.now), expiredOnLastAttempt(eb, p.now)]))
+    .limit(1),
 );
 
-const failExpiredOnLastAttempt = perShape<
-  number,
+const failExpiredOnLastAttempt = byArity<
   QueuesNow & { lastError: string },
   { id: string; queue: string; attempts: number }
->(
-  arity,
-  (n) => (db, p, item) =>
-    db
-      .updateTable('jobs')
-      .set({
-        state: 'failed',
-        last_error: p.lastError,
-        finished_at: p.now,
-        updated_at: p.now,
-        lease_expires_at: null,
-      })
-      .where(
-        'queue',
-        'in',
-        Array.from({ length: n }, (_, i) => item('queues', i)),
-      )
-      .where((eb) => expiredOnLastAttempt(eb, p.now))
-      .returning(['id', 'queue', 'attempts']),
+>((db, p, item, n) =>
+  db
+    .updateTable('jobs')
+    .set({
+      state: 'failed',
+      last_error: p.lastError,
+      finished_at: p.now,
+      updated_at: p.now,
+      lease_expires_at: null,
+    })
+    .where('queue', 'in', items(item, 'queues', n))
+    .where((eb) => expiredOnLastAttempt(eb, p.now))
+    .returning(['id', 'queue', 'attempts']),
 );
 
-const leaseJobs = perShape<
-  number,
+const leaseJobs = byArity<
   { ids: readonly string[]; owner: string; leaseExpiresAt: string; now: string },
   {
     id: string;
@@ -141,60 +125,45 @@ const leaseJobs = perShape<
     max_attempts: number;
     lease_expires_at: string | null;
   }
->(
-  arity,
-  (n) => (db, p, item) =>
-    db
-      .updateTable('jobs')
-      .set((eb) => ({
-        state: 'running',
-        lease_owner: p.owner,
-        lease_expires_at: p.leaseExpiresAt,
-        attempts: eb('attempts', '+', 1),
-        updated_at: p.now,
-      }))
-      .where(
-        'id',
-        'in',
-        Array.from({ length: n }, (_, i) => item('ids', i)),
-      )
-      .where((eb) => claimable(eb, p.now))
-      .returning(['id', 'queue', 'payload', 'attempts', 'max_attempts', 'lease_expires_at']),
+>((db, p, item, n) =>
+  db
+    .updateTable('jobs')
+    .set((eb) => ({
+      state: 'running',
+      lease_owner: p.owner,
+      lease_expires_at: p.leaseExpiresAt,
+      attempts: eb('attempts', '+', 1),
+      updated_at: p.now,
+    }))
+    .where('id', 'in', items(item, 'ids', n))
+    .where((eb) => claimable(eb, p.now))
+    .returning(['id', 'queue', 'payload', 'attempts', 'max_attempts', 'lease_expires_at']),
 );
 
-const expiredCandidates = perShape<number, QueuesNow & { limit: number }, { id: string }>(
-  arity,
-  (n) => (db, p, item) =>
-    db
-      .selectFrom('jobs')
-      .select('id')
-      .where(
-        'queue',
-        'in',
-        Array.from({ length: n }, (_, i) => item('queues', i)),
-      )
-      .where('state', '=', 'running')
-      .where('lease_expires_at', '<=', p.now)
-      .where((eb) => eb('attempts', '<', eb.ref('max_attempts')))
-      .orderBy('lease_expires_at')
-      .limit(p.limit),
+const expiredCandidates = byArity<QueuesNow & { limit: number }, { id: string }>((db, p, item, n) =>
+  db
+    .selectFrom('jobs')
+    .select('id')
+    .where('queue', 'in', items(item, 'queues', n))
+    .where('state', '=', 'running')
+    .where('lease_expires_at', '<=', p.now)
+    .where((eb) => eb('attempts', '<', eb.ref('max_attempts')))
+    .orderBy('lease_expires_at')
+    .limit(p.limit),
 );
 
-const dueCandidates = perShape<
-  null,
+const dueCandidates = new PreparedQuery<
   { queue: QueueName; now: string; limit: number },
   { id: string; run_at: string }
->(
-  () => '',
-  () => (db, p) =>
-    db
-      .selectFrom('jobs')
-      .select(['id', 'run_at'])
-      .where('queue', '=', p.queue)
-      .where('state', '=', 'queued')
-      .where('run_at', '<=', p.now)
-      .orderBy('run_at')
-      .limit(p.limit),
+>((db, p) =>
+  db
+    .selectFrom('jobs')
+    .select(['id', 'run_at'])
+    .where('queue', '=', p.queue)
+    .where('state', '=', 'queued')
+    .where('run_at', '<=', p.now)
+    .orderBy('run_at')
+    .limit(p.limit),
 );
 
 /**
@@ -275,7 +244,7 @@ async function pickCandidates(
   const due: { id: string; run_at: string }[] = [];
   const room = limit - expired.length;
   for (const queue of room > 0 ? queues : []) {
-    const rows = await dueCandidates(null).rows(trx, { queue, now, limit: room });
+    const rows = await dueCandidates.rows(trx, { queue, now, limit: room });
     due.push(...rows);
   }
   due.sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : 0));

@@ -1,6 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { PreparedQuery } from '../../db/precompiled';
-import { perShape } from '../../db/precompiled';
+import { items, perShape, PreparedQuery } from '../../db/precompiled';
 import type {
   Database,
   DomainStatus,
@@ -244,17 +243,9 @@ const recipientsMove = perShape<MoveShape, MoveValues, { address: string }>(
         ...(s.smtpResponse ? { smtp_response: p.smtpResponse } : {}),
       })
       .where('email_id', '=', p.emailId)
-      .where(
-        'status',
-        'in',
-        Array.from({ length: s.from }, (_, i) => item('from', i)),
-      );
+      .where('status', 'in', items(item, 'from', s.from));
     if (s.addresses >= 0) {
-      q = q.where(
-        'address',
-        'in',
-        Array.from({ length: s.addresses }, (_, i) => item('addresses', i)),
-      );
+      q = q.where('address', 'in', items(item, 'addresses', s.addresses));
     }
     return q.returning('address');
   },

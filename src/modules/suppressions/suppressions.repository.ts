@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { byArity } from '../../db/precompiled';
+import { byArity, items } from '../../db/precompiled';
 import type { Database, SuppressionsTable, SuppressionType } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
@@ -13,11 +13,7 @@ const suppressedAmong = byArity<{ userId: string; addresses: readonly string[] }
       .selectFrom('suppressions')
       .select('email')
       .where('user_id', '=', p.userId)
-      .where(
-        'email',
-        'in',
-        Array.from({ length: arity }, (_, i) => item('addresses', i)),
-      ),
+      .where('email', 'in', items(item, 'addresses', arity)),
 );
 
 /** Which of `addresses` (canonical, lower-case) the account has suppressed. */
