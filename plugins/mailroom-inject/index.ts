@@ -8,8 +8,9 @@
  * - MAIL: 530 5.7.0 until authenticated; only a VERP sender (every relayed
  *   message belongs to an email row).
  * - RCPT: every recipient of an authenticated session.
- * - Queueing (`queue_outbound`): Haraka's outbound queue, then an fsync of the
- *   queue directory, and only then 250; a local failure is 451, never 550.
+ * - Queueing (`queue_outbound`): Haraka's outbound queue, each queue file checked
+ *   complete (size against the message: src/mta/queue-file-check.ts), then an fsync
+ *   of the queue directory, and only then 250; a local failure is 451, never 550.
  * On the public MX these hooks have no opinion, AUTH is neither advertised nor
  * accepted, and nothing relays.
  */
@@ -21,6 +22,8 @@ import {
   injectRcptVerdict,
 } from '../../src/mta/inject-verdicts';
 import { listenerOf } from '../../src/mta/listeners';
+import type { ProcessDelivery } from '../../src/mta/queue-file-check';
+import { verifyingProcessDelivery } from '../../src/mta/queue-file-check';
 import { expectedInjectCredential } from '../../src/mta/mta-runtime';
 import { defer } from '../../src/mta/smtp-verdict';
 import { coalescedDirectorySync } from '../../src/shared/sync-directory';
@@ -30,6 +33,7 @@ import type { HarakaAddress, HarakaConnection, HarakaNext, HarakaPlugin, HarakaT
 
 interface Outbound {
   send_trans_email(transaction: HarakaTransaction, next: (code: number, msg?: unknown) => void): void;
+  process_delivery: ProcessDelivery;
 }
 
 const state = {
@@ -43,7 +47,8 @@ function onInjectListener(connection: HarakaConnection): boolean {
 }
 
 function isOutbound(value: unknown): value is Outbound {
-  return typeof (value as Partial<Outbound> | null)?.send_trans_email === 'function';
+  const outbound = value as Partial<Outbound> | null;
+  return typeof outbound?.send_trans_email === 'function' && typeof outbound.process_delivery === 'function';
 }
 
 /** auth_base keeps the password in connection.notes.auth_passwd unless told not to. */
@@ -53,6 +58,8 @@ export function register(this: HarakaPlugin): void {
   state.injectPort = iniInteger(this.config.get('mailroom.ini'), 'mailroom.ini', 'inject', 'port');
   const outbound = this.haraka_require('outbound');
   if (!isOutbound(outbound)) throw new Error("Haraka's outbound module has no send_trans_email()");
+  // A truncated queue file must never be answered 250 (src/mta/queue-file-check.ts).
+  outbound.process_delivery = verifyingProcessDelivery(outbound.process_delivery);
   state.outbound = outbound;
   const queue = this.haraka_require('outbound/queue') as { queue_dir?: unknown } | null;
   if (typeof queue?.queue_dir !== 'string') throw new Error("Haraka's outbound queue has no queue_dir");

@@ -138,6 +138,12 @@ export const configTable = {
     './data',
     'Where everything durable lives: database, secret key, MTA queue, inbound mail, TLS material.',
   ),
+  diskFreeFloorMb: key(
+    'DISK_FREE_FLOOR_MB',
+    int(0),
+    '256',
+    'Free-space floor in MiB on the volumes of DATA_DIR, the database and the MTA queue. Below it new mail is refused with a retryable answer (API 503 `EMAIL_QUEUE_FAILED`, SMTP 452 4.3.1) and `/ready` answers 503; the MTA still takes already-accepted mail from the worker down to half the floor. Keep it well above EMAIL_MAX_SIZE_BYTES times the messages in flight. `0` disables the check.',
+  ),
   databaseUrl: key(
     'DATABASE_URL',
     str,

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { sql } from 'kysely';
 import { probeSmtp } from '../mta/probe';
+import { storageGuardFor } from '../shared/disk-space';
 import type { ApiDeps, AppState } from './context';
 
 interface Check {
@@ -24,7 +25,7 @@ export function mtaProbeHost(bindAddress: string): string {
 
 /**
  * `/health` is liveness only. `/ready` checks the database, the queue store (the
- * job table) and the MTA's SMTP banner; it needs no token (orchestrators call it)
+ * job table), the free-space floor of the volumes (503 below it) and the MTA's SMTP banner; it needs no token (orchestrators call it)
  * and says only ok/not ok per dependency. `redis` mirrors `queue` for clients
  * written against the spec's sample shape.
  */
@@ -36,17 +37,21 @@ export function healthRoutes(deps: ApiDeps): Router<AppState> {
   });
 
   router.get('/ready', async (ctx) => {
-    const [database, queue, mail] = await Promise.all([
+    const [database, queue, mail, disk] = await Promise.all([
       check(() => sql`select 1 as one`.execute(deps.db)),
       check(() => deps.db.selectFrom('jobs').select('id').limit(1).execute()),
       probeSmtp(mtaProbeHost(deps.config.bindAddress), deps.config.smtpPort, 2000).then((r): Check =>
         r.ok ? { ok: true } : { ok: false, error: r.error },
       ),
+      // Under DISK_FREE_FLOOR_MB the appliance refuses new mail (issue 17, finding 6): not ready.
+      storageGuardFor(deps.config)
+        .shortage()
+        .then((reason): Check => (reason === undefined ? { ok: true } : { ok: false, error: reason })),
     ]);
-    const storesOk = database.ok && queue.ok;
+    const storesOk = database.ok && queue.ok && disk.ok;
     const status = !storesOk ? 'unavailable' : mail.ok ? 'ok' : 'degraded';
     ctx.status = storesOk ? 200 : 503;
-    ctx.body = { status, checks: { database, queue, redis: queue, mail } };
+    ctx.body = { status, checks: { database, queue, redis: queue, mail, disk } };
   });
 
   return router;

@@ -89,11 +89,14 @@ export const OPERATIONS: readonly Operation[] = [
       '/ready',
       'ready',
       'none',
-      'Readiness: database, queue store, MTA (503 `unavailable` when a store fails; 200 `degraded` when only the MTA is down)',
+      'Readiness: database, queue store, free disk space, MTA (503 `unavailable` when a store fails or a volume is under DISK_FREE_FLOOR_MB; 200 `degraded` when only the MTA is down)',
       json(200, 'Ready', 'Ready (`ok`) or `degraded`: only the MTA is down'),
       {
         otherResponses: {
-          '503': { description: '`unavailable`: the database or queue store failed', schema: 'Ready' },
+          '503': {
+            description: '`unavailable`: the database or queue store failed, or disk space is under the floor',
+            schema: 'Ready',
+          },
         },
       },
     ),

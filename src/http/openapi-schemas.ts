@@ -76,6 +76,7 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       queue: ref('ReadyCheck'),
       redis: ref('ReadyCheck'),
       mail: ref('ReadyCheck'),
+      disk: ref('ReadyCheck'),
     }),
   }),
   ReadyCheck: obj({ ok: bool, error: str }, ['error']),

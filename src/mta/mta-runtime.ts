@@ -2,6 +2,8 @@ import type { AppConfig } from '../config';
 import { loadConfig, sqlitePath } from '../config';
 import type { Db } from '../db/connect';
 import { openDb } from '../db/connect';
+import type { StorageGuard } from '../shared/disk-space';
+import { storageGuardFor } from '../shared/disk-space';
 import { createSealer } from '../shared/seal';
 import type { IntakeCommit } from './inbound-intake';
 import { injectCredential } from './inject-credential';
@@ -68,6 +70,11 @@ export function mtaSigningKeys(): SigningKeys {
 /** DATA_DIR, where accepted inbound mail is written (src/modules/inbound/raw-store.ts). */
 export function mtaDataDir(): string {
   return runtimeConfig().dataDir;
+}
+
+/** The free-space floor of DATA_DIR, the database and the MTA queue (src/shared/disk-space.ts). */
+export function mtaStorageGuard(): StorageGuard {
+  return storageGuardFor(runtimeConfig());
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config';
 import type { Database } from '../../db/schema';
 import { isAppError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
+import { storageGuardFor } from '../../shared/disk-space';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { UserRow } from '../accounts/accounts.repository';
@@ -11,7 +12,7 @@ import type { ApiSend, Committed, SendCommitter } from './api-send';
 import { commitApiSend, errorToWire } from './api-send';
 import type { GivenRecipient, TransactionRunner } from './commit-message';
 import { screen, screenRecipients } from './commit-message';
-import { invalidFromAddress, invalidRecipient } from './emails.errors';
+import { emailQueueFailed, invalidFromAddress, invalidRecipient } from './emails.errors';
 import type { SendEmailInput } from './emails.schemas';
 import type { StoredResponse } from './idempotency';
 import { replayIdempotent } from './idempotency';
@@ -51,6 +52,9 @@ export interface SendResult extends StoredResponse {
   /** Set when this request queued a message (not for a replay). */
   readonly queued?: QueuedLogFields | undefined;
 }
+
+/** Retry-After of a send refused under the free-space floor: the floor is re-read every second. */
+const STORAGE_RETRY_AFTER_S = 30;
 
 function asList(v: string | string[] | undefined): string[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
@@ -143,6 +147,19 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
     queuedMessage: scheduledAt ? `scheduled for ${scheduledAt}` : 'accepted',
     idempotency: idempotency && { ...idempotency, response },
   };
+
+  // Issue 17 finding 6: under the free-space floor nothing is committed (the
+  // spec's retryable EMAIL_QUEUE_FAILED), so the disk keeps room for the mail
+  // already accepted. Where the volume is stays in the log, not in the answer.
+  const shortage = await storageGuardFor(config).shortage();
+  if (shortage !== undefined) {
+    deps.log.warn({ event: 'email_refused_disk_floor', userId, reason: shortage }, 'disk under its floor');
+    throw emailQueueFailed(
+      'The server is low on storage; nothing was queued and no quota was used. Retry later.',
+      { reason: 'insufficient_storage' },
+      { 'Retry-After': String(STORAGE_RETRY_AFTER_S) },
+    );
+  }
 
   let committed: Committed;
   try {

@@ -158,6 +158,7 @@ describe('renderMtaConfig', () => {
       'mailroom-process',
       'mailroom-dns',
       'mailroom-tls',
+      'mailroom-disk',
       'mailroom-guard',
       'mailroom-submission',
       'mailroom-inject',
