@@ -5,9 +5,10 @@ import { defer } from './smtp-verdict';
 /**
  * The injection listener carries mail the API already answered 202 for: it may
  * go on down to this fraction of DISK_FREE_FLOOR_MB, so that accepted mail still
- * drains (delivered queue files are deleted) while the front doors refuse new mail.
+ * drains (a delivered queue file is deleted) while the front doors refuse new
+ * mail; the rest of the floor stays for the database's outcome rows.
  */
-export const HANDOFF_FLOOR_FRACTION = 0.5;
+export const HANDOFF_FLOOR_FRACTION = 0.25;
 
 export function floorFraction(listener: Listener): number {
   return listener === 'inject' ? HANDOFF_FLOOR_FRACTION : 1;

@@ -35,13 +35,20 @@ export interface VolumeSpace {
   readonly freeInodes: number | undefined;
 }
 
-export interface StorageGuard {
+export interface SpaceRequest {
   /**
-   * Why new work must be refused, or undefined when every volume is above
-   * `fraction` of the floor. `fraction` < 1 is for work that drains what was
-   * already accepted (the injection hand-off).
+   * Share of the floor that must stay free: below 1 for work that drains what was
+   * already accepted (the injection hand-off), so that it goes on after the front
+   * doors have stopped.
    */
-  shortage(fraction?: number): Promise<string | undefined>;
+  readonly fraction?: number | undefined;
+  /** Bytes this work is about to write: they must fit above the floor, and count until the next reading. */
+  readonly bytes?: number | undefined;
+}
+
+export interface StorageGuard {
+  /** Why the work must be refused, or undefined when it fits above the floor (and is then counted). */
+  shortage(request?: SpaceRequest): Promise<string | undefined>;
 }
 
 export interface StorageGuardOptions {
@@ -55,11 +62,16 @@ function formatMiB(bytes: number): string {
   return `${(bytes / MiB).toFixed(1)} MiB`;
 }
 
-/** Why the volumes cannot take new work at this floor, or undefined. */
-export function shortageOf(volumes: readonly VolumeSpace[], floorBytes: number): string | undefined {
+/** Why the volumes cannot take `bytes` more above this floor, or undefined. */
+export function shortageOf(
+  volumes: readonly VolumeSpace[],
+  floorBytes: number,
+  bytes = 0,
+): string | undefined {
   for (const v of volumes) {
-    if (v.freeBytes < floorBytes) {
-      return `${v.path}: ${formatMiB(v.freeBytes)} free, under the floor of ${formatMiB(floorBytes)} (DISK_FREE_FLOOR_MB)`;
+    if (v.freeBytes - bytes < floorBytes) {
+      const need = bytes > 0 ? ` (${formatMiB(bytes)} more requested)` : '';
+      return `${v.path}: ${formatMiB(v.freeBytes)} free${need}, under the floor of ${formatMiB(floorBytes)} (DISK_FREE_FLOOR_MB)`;
     }
     if (v.freeInodes !== undefined && v.freeInodes < MIN_FREE_INODES) {
       return `${v.path}: ${v.freeInodes} inodes free, under ${MIN_FREE_INODES}`;
@@ -90,19 +102,26 @@ export function createStorageGuard(options: StorageGuardOptions): StorageGuard {
   const maxAgeMs = options.maxAgeMs ?? DISK_SPACE_MAX_AGE_MS;
   // The promise is cached, so concurrent callers share one round of statfs calls.
   let reading: { readonly at: number; readonly volumes: Promise<VolumeSpace[]> } | undefined;
+  // Bytes admitted since that reading: a burst within one reading cannot overshoot the floor.
+  let admitted = 0;
   return {
-    async shortage(fraction = 1) {
+    async shortage(request = {}) {
       if (options.floorBytes === 0) return undefined;
       const now = performance.now();
       if (reading === undefined || now - reading.at > maxAgeMs) {
         reading = { at: now, volumes: Promise.all(paths.map(volumeSpace)) };
+        admitted = 0;
       }
+      const bytes = Math.max(0, request.bytes ?? 0);
+      let shortage: string | undefined;
       try {
-        return shortageOf(await reading.volumes, options.floorBytes * fraction);
+        shortage = shortageOf(await reading.volumes, options.floorBytes * (request.fraction ?? 1), admitted + bytes);
       } catch (err) {
         // Unknown free space is treated as none: refusing is retryable, a lost message is not.
         return `cannot read free space: ${(err as Error).message}`;
       }
+      if (shortage === undefined) admitted += bytes;
+      return shortage;
     },
   };
 }

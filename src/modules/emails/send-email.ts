@@ -151,7 +151,8 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
   // Issue 17 finding 6: under the free-space floor nothing is committed (the
   // spec's retryable EMAIL_QUEUE_FAILED), so the disk keeps room for the mail
   // already accepted. Where the volume is stays in the log, not in the answer.
-  const shortage = await storageGuardFor(config).shortage();
+  // Twice the message: its rows, and their copy in the WAL until the checkpoint.
+  const shortage = await storageGuardFor(config).shortage({ bytes: 2 * size });
   if (shortage !== undefined) {
     deps.log.warn({ event: 'email_refused_disk_floor', userId, reason: shortage }, 'disk under its floor');
     throw emailQueueFailed(
