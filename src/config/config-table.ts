@@ -142,7 +142,7 @@ export const configTable = {
     'DISK_FREE_FLOOR_MB',
     int(0),
     '256',
-    'Free-space floor in MiB on the volumes of DATA_DIR, the database and the MTA queue. Below it new mail is refused with a retryable answer (API 503 `EMAIL_QUEUE_FAILED`, SMTP 452 4.3.1) and `/ready` answers 503; the MTA still takes already-accepted mail from the worker down to half the floor. Keep it well above EMAIL_MAX_SIZE_BYTES times the messages in flight. `0` disables the check.',
+    'Free-space floor in MiB on the volumes of DATA_DIR, the database and the MTA queue. Below it new mail is refused with a retryable answer (API 503 `EMAIL_QUEUE_FAILED`, SMTP 452 4.3.1) and `/ready` answers 503; the MTA still takes already-accepted mail from the worker down to a quarter of the floor. Keep it well above EMAIL_MAX_SIZE_BYTES times the messages in flight. `0` disables the check.',
   ),
   databaseUrl: key(
     'DATABASE_URL',

@@ -94,7 +94,8 @@ export const OPERATIONS: readonly Operation[] = [
       {
         otherResponses: {
           '503': {
-            description: '`unavailable`: the database or queue store failed, or disk space is under the floor',
+            description:
+              '`unavailable`: the database or queue store failed, or disk space is under the floor',
             schema: 'Ready',
           },
         },

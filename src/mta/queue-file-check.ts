@@ -35,7 +35,10 @@ const QUEUE_PIPE_OPTIONS = { dot_stuffed: false };
 const VERIFIED = Symbol.for('mailroom.verified-process-delivery');
 
 /** Bytes the message stream yields with `options`: a second reading, independent of the file's. */
-export function streamedLength(message: ReplayableMessage, options: Record<string, unknown>): Promise<number> {
+export function streamedLength(
+  message: ReplayableMessage,
+  options: Record<string, unknown>,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     let bytes = 0;
     const counter = new Writable({

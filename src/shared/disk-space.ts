@@ -115,7 +115,11 @@ export function createStorageGuard(options: StorageGuardOptions): StorageGuard {
       const bytes = Math.max(0, request.bytes ?? 0);
       let shortage: string | undefined;
       try {
-        shortage = shortageOf(await reading.volumes, options.floorBytes * (request.fraction ?? 1), admitted + bytes);
+        shortage = shortageOf(
+          await reading.volumes,
+          options.floorBytes * (request.fraction ?? 1),
+          admitted + bytes,
+        );
       } catch (err) {
         // Unknown free space is treated as none: refusing is retryable, a lost message is not.
         return `cannot read free space: ${(err as Error).message}`;
@@ -136,7 +140,8 @@ export type StorageConfig = Pick<AppConfig, 'dataDir' | 'databaseUrl' | 'diskFre
 export function storagePaths(config: Pick<AppConfig, 'dataDir' | 'databaseUrl'>): string[] {
   const paths = [config.dataDir, path.join(config.dataDir, 'mta-queue')];
   const sqlite = /^(sqlite|file):/i.test(config.databaseUrl) || !config.databaseUrl.includes('://');
-  if (sqlite) paths.push(path.dirname(path.resolve(config.databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, ''))));
+  if (sqlite)
+    paths.push(path.dirname(path.resolve(config.databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, ''))));
   return paths;
 }
 

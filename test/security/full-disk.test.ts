@@ -32,7 +32,8 @@ function skipReason(): string | undefined {
 }
 const skip = skipReason();
 if (skip !== undefined) {
-  if (process.env.CI === 'true') throw new Error(`test/security/full-disk.test.ts must run under CI: ${skip}`);
+  if (process.env.CI === 'true')
+    throw new Error(`test/security/full-disk.test.ts must run under CI: ${skip}`);
   process.stderr.write(
     `\n*** SKIPPED test/security/full-disk.test.ts (issue 17 finding 6, full disk): ${skip}. Run it as root. ***\n\n`,
   );
@@ -71,7 +72,11 @@ interface Harness {
 }
 
 /** A sending appliance whose DATA_DIR is a fresh tmpfs (VOLUME_MB unless told). */
-async function startOnTmpfs(domain: string, env: Record<string, string>, volumeMb = VOLUME_MB): Promise<Harness> {
+async function startOnTmpfs(
+  domain: string,
+  env: Record<string, string>,
+  volumeMb = VOLUME_MB,
+): Promise<Harness> {
   const volume = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-full-disk-'));
   execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${volumeMb}m,mode=0700`, 'tmpfs', volume]);
   const parts: { app?: Appliance; sink?: SmtpSink; dns?: FakeDns } = {};
@@ -108,7 +113,12 @@ interface Sent {
   readonly sha256: string;
 }
 
-function sendBody(h: Harness, subject: string, content: Buffer, scheduledAt?: string): Record<string, unknown> {
+function sendBody(
+  h: Harness,
+  subject: string,
+  content: Buffer,
+  scheduledAt?: string,
+): Record<string, unknown> {
   return {
     from: `app@${h.domain}`,
     to: 'someone@dest.test',
@@ -120,11 +130,7 @@ function sendBody(h: Harness, subject: string, content: Buffer, scheduledAt?: st
 }
 
 /** POST /v1/emails: the 202's id, or the refusal (which must be the spec's error shape). */
-async function send(
-  h: Harness,
-  subject: string,
-  scheduledAt?: string,
-): Promise<Sent | { refused: string }> {
+async function send(h: Harness, subject: string, scheduledAt?: string): Promise<Sent | { refused: string }> {
   const content = crypto.randomBytes(ATTACHMENT_BYTES);
   const res = await h.app.api.post<{ id?: string; error?: { code: string; message: string } }>('/v1/emails', {
     token: h.apiKey,
@@ -133,7 +139,11 @@ async function send(
   if (res.status === 202 && typeof res.body.id === 'string') {
     return { id: res.body.id, subject, sha256: crypto.createHash('sha256').update(content).digest('hex') };
   }
-  assert.equal(typeof res.body.error?.code, 'string', `refusal without the error shape: ${res.status} ${res.text}`);
+  assert.equal(
+    typeof res.body.error?.code,
+    'string',
+    `refusal without the error shape: ${res.status} ${res.text}`,
+  );
   assert.equal(typeof res.body.error?.message, 'string');
   assert.ok(res.status >= 400 && res.status !== 500, `send answered ${res.status}: ${res.text}`);
   return { refused: `${res.status} ${res.body.error?.code}` };
@@ -171,7 +181,12 @@ async function expectAllDelivered(h: Harness, sent: readonly Sent[], timeoutMs: 
   for (const m of h.sink.messages) {
     const parsed = await simpleParser(m.raw);
     const list = bySubject.get(parsed.subject ?? '') ?? [];
-    list.push(crypto.createHash('sha256').update(parsed.attachments[0]?.content ?? Buffer.alloc(0)).digest('hex'));
+    list.push(
+      crypto
+        .createHash('sha256')
+        .update(parsed.attachments[0]?.content ?? Buffer.alloc(0))
+        .digest('hex'),
+    );
     bySubject.set(parsed.subject ?? '', list);
   }
   for (const s of sent) assert.deepEqual(bySubject.get(s.subject), [s.sha256], `${s.subject} at the sink`);
@@ -287,10 +302,9 @@ describe('full disk (issue 17, finding 6)', { skip, timeout: 600_000 }, () => {
       const filler = fill(h.volume, 6 * MiB);
       await new Promise((r) => setTimeout(r, 1_500)); // the reading is cached for a second
 
-      const res = await h.app.api.post<{ error: { code: string; message: string; details?: { reason?: string } } }>(
-        '/v1/emails',
-        { token: h.apiKey, body: sendBody(h, 'under the floor', Buffer.from('x')) },
-      );
+      const res = await h.app.api.post<{
+        error: { code: string; message: string; details?: { reason?: string } };
+      }>('/v1/emails', { token: h.apiKey, body: sendBody(h, 'under the floor', Buffer.from('x')) });
       assert.equal(res.status, 503, res.text);
       assert.equal(res.body.error.code, 'EMAIL_QUEUE_FAILED');
       assert.equal(res.body.error.details?.reason, 'insufficient_storage');
@@ -304,9 +318,10 @@ describe('full disk (issue 17, finding 6)', { skip, timeout: 600_000 }, () => {
         return true;
       });
 
-      const ready = await h.app.api.get<{ status: string; checks: { disk: { ok: boolean; error?: string } } }>(
-        '/ready',
-      );
+      const ready = await h.app.api.get<{
+        status: string;
+        checks: { disk: { ok: boolean; error?: string } };
+      }>('/ready');
       assert.equal(ready.status, 503);
       assert.equal(ready.body.checks.disk.ok, false);
       assert.match(ready.body.checks.disk.error ?? '', /under the floor/);
