@@ -8,13 +8,21 @@ import { result } from './check-result';
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 
-/** Free space on DATA_DIR's file system: mail, queue and database all grow there. */
-export function evaluateDisk(freeBytes: number, totalBytes: number, freeInodes?: number): CheckResult {
+/**
+ * Free space on DATA_DIR's file system: mail, queue and database all grow there.
+ * `floorBytes` is DISK_FREE_FLOOR_MB, under which the appliance refuses new mail.
+ */
+export function evaluateDisk(
+  freeBytes: number,
+  totalBytes: number,
+  freeInodes?: number,
+  floorBytes = 256 * MiB,
+): CheckResult {
   const pct = totalBytes > 0 ? Math.round((freeBytes / totalBytes) * 100) : 0;
   const summary = `${formatBytes(freeBytes)} free of ${formatBytes(totalBytes)} (${pct} %)`;
-  if (freeBytes < 256 * MiB)
+  if (freeBytes < floorBytes)
     return result('disk', 'Disk space', 'fail', summary, [
-      'Free space on the DATA_DIR volume: under 256 MiB the database and the MTA queue can no longer grow, and accepted mail is refused.',
+      `Free space on the DATA_DIR volume: under DISK_FREE_FLOOR_MB (${formatBytes(floorBytes)}) new mail is refused (API 503, SMTP 452) and /ready answers 503.`,
     ]);
   if (freeInodes !== undefined && freeInodes < 10_000)
     return result('disk', 'Disk space', 'warn', `${summary}; only ${freeInodes} inodes left`, [
@@ -39,7 +47,8 @@ export async function checkDisk(config: Config): Promise<CheckResult> {
   while (!fs.existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   try {
     const s = await fsp.statfs(dir);
-    return evaluateDisk(s.bavail * s.bsize, s.blocks * s.bsize, s.ffree > 0 ? s.ffree : undefined);
+    const floor = config.diskFreeFloorMb * MiB;
+    return evaluateDisk(s.bavail * s.bsize, s.blocks * s.bsize, s.ffree > 0 ? s.ffree : undefined, floor);
   } catch (err) {
     return result(
       'disk',

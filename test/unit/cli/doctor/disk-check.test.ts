@@ -15,4 +15,9 @@ describe('doctor: disk space', () => {
     assert.equal(ok.status, 'ok');
     assert.equal(ok.summary, '50.0 GiB free of 100.0 GiB (50 %)');
   });
+
+  it('fails under the configured DISK_FREE_FLOOR_MB', () => {
+    assert.equal(evaluateDisk(3 * GiB, 100 * GiB, undefined, 4 * GiB).status, 'fail');
+    assert.equal(evaluateDisk(100 * MiB, 100 * GiB, undefined, 64 * MiB).status, 'warn');
+  });
 });
