@@ -5,8 +5,8 @@
  *   bytes never leave the host); the protocol is Haraka's auth/auth_base, the
  *   check ours (constant-time, src/mta/inject-verdicts.ts). Success makes the
  *   connection `relaying`.
- * - MAIL: 530 5.7.0 until authenticated; only a VERP sender (every relayed
- *   message belongs to an email row).
+ * - MAIL: 530 5.7.0 until authenticated; only a VERP sender with a valid tag
+ *   (every relayed message belongs to an email row).
  * - RCPT: every recipient of an authenticated session.
  * - Queueing (`queue_outbound`): Haraka's outbound queue, then an fsync of the
  *   queue directory, and only then 250; a local failure is 451, never 550.
@@ -21,7 +21,7 @@ import {
   injectRcptVerdict,
 } from '../../src/mta/inject-verdicts';
 import { listenerOf } from '../../src/mta/listeners';
-import { expectedInjectCredential } from '../../src/mta/mta-runtime';
+import { expectedInjectCredential, mtaVerpKey } from '../../src/mta/mta-runtime';
 import { defer } from '../../src/mta/smtp-verdict';
 import { coalescedDirectorySync } from '../../src/shared/sync-directory';
 import { iniInteger } from '../ini';
@@ -113,7 +113,7 @@ export function checkSender(
     next();
     return;
   }
-  answer(next, injectMailVerdict(connection.relaying, params[0].address));
+  answer(next, injectMailVerdict(connection.relaying, params[0].address, mtaVerpKey));
 }
 
 export function acceptRecipient(this: HarakaPlugin, next: HarakaNext, connection: HarakaConnection): void {

@@ -298,6 +298,12 @@ export const configTable = {
     'false',
     'Suspend accounts automatically when an abuse signal fires.',
   ),
+  abuseMinVolume: key(
+    'ABUSE_MIN_VOLUME',
+    int(1, 1_000_000),
+    '100',
+    'Attempted recipients an account needs in the 24 h window before `bounce_rate`, `complaint_rate` or `failure_rate` can suspend it automatically (`ABUSE_AUTO_SUSPEND`); below that they are recorded and logged only, so a few (possibly forged) reports against a small sender cannot suspend it.',
+  ),
   retentionSucceededJobsDays: key(
     'RETENTION_SUCCEEDED_JOBS_DAYS',
     int(0, 3650),
