@@ -208,12 +208,13 @@ describe('forged bounces and complaints (issue 17, finding 3)', () => {
 
   it('a single complaint cannot suspend an account below ABUSE_MIN_VOLUME, even with ABUSE_AUTO_SUSPEND', async () => {
     const id = await delivered(c, 'c1@dest.test');
-    // The recipient saw the tagged Return-Path, so a complaint with the right tag is the worst case.
+    // The recipient saw the tagged Return-Path and the Message-ID, so a complaint that
+    // names the message both ways, at C's own return path, is the worst case.
     const arf = buildArf({
       to: null,
       originalRcptTo: 'c1@dest.test',
       recipient: 'c1@dest.test',
-      messageId: '<x@y.test>',
+      messageId: `<${id}@${DOMAIN_C}>`,
     });
     await toMx(applianceVerp(app, id, DOMAIN_C), arf);
     assert.equal((await view(c, id)).status, 'complained');
@@ -250,6 +251,9 @@ describe('forged bounces and complaints (issue 17, finding 3)', () => {
     assert.match(signals, /complaint_rate/);
     assert.ok(!app.lines.some((l) => l.includes('"event":"account_suspended"') && l.includes(c.userId)));
     assert.equal((await app.api.get('/v1/settings', { token: c.apiKey })).status, 200);
+    assert.ok(
+      app.lines.some((l) => l.includes('"event":"abuse_suspension_withheld"') && l.includes(c.userId)),
+    );
   });
 });
 
