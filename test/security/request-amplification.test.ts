@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
@@ -43,10 +44,39 @@ describe('request amplification on POST /v1/emails (issue 17 finding 5)', () => 
     assert.equal((await app.api.get('/health')).status, 200);
   });
 
+  it('answers 401 before the rest of a large anonymous body has been sent', async () => {
+    // 8 MB declared, 1 KB sent: only a server that does not wait for the body can answer.
+    const url = new URL('/v1/emails', app.baseUrl);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(8_000_000) },
+      });
+      const timer = setTimeout(() => {
+        req.destroy();
+        reject(new Error('no answer while the body was incomplete'));
+      }, 10_000);
+      req.on('response', (res) => {
+        clearTimeout(timer);
+        res.resume();
+        req.destroy();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      req.write(`{"headers":{${'"h":"v",'.repeat(128)}`);
+    });
+    assert.equal(status, 401);
+  });
+
   it('answers the same body, authenticated, with a bounded VALIDATION_ERROR', async () => {
     const res = await app.api.post<ErrorBody>('/v1/emails', { token, body: manyHeaders() });
     assert.equal(res.status, 422);
     assert.equal(res.body.error.code, 'VALIDATION_ERROR');
+    // Refused by the scan before JSON.parse: 600k members are far more than any send holds.
+    assert.match(res.body.error.message, /more than 100000 values/);
     assert.ok((res.body.error.details?.fields ?? []).length <= 20);
     assert.ok(res.text.length < 4000, `answer of ${res.text.length} bytes`);
   });
