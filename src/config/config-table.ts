@@ -256,6 +256,12 @@ export const configTable = {
     'false',
     'Take the client IP from `X-Forwarded-For` (set only behind a reverse proxy you run).',
   ),
+  trustProxyHops: key(
+    'TRUST_PROXY_HOPS',
+    int(1, 10),
+    '1',
+    'With `TRUST_PROXY`: how many reverse proxies you run in front of the API. The client IP is the address that many entries from the right of `X-Forwarded-For` (what the outermost trusted proxy saw); anything a client put further left is ignored.',
+  ),
   sessionTtlS: key(
     'SESSION_TTL_S',
     int(60, 30 * 24 * 3600),

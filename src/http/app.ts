@@ -27,7 +27,13 @@ export interface ApiApp {
 
 /** Builds the Koa application: logging, errors, per-IP limit, then routes. */
 export function createApp(deps: ApiDeps): ApiApp {
-  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  // Koa keeps the rightmost maxIpsCount entries of X-Forwarded-For and takes the first of them:
+  // the address the outermost of our proxies appended. Koa's default (0) reads the leftmost,
+  // which the client wrote itself (issue 17 finding 8).
+  const app = new Koa<AppState>({
+    proxy: deps.config.trustProxy,
+    maxIpsCount: deps.config.trustProxyHops,
+  });
   const httpLimiter = new RateLimiter(deps.config.httpRateLimitPerMinute, 60_000);
   const credentialLimiter = new RateLimiter(deps.config.authRateLimitPer15Min, 15 * 60_000);
   const metrics = createMetrics(deps);

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { authenticate, resolveAuth } from '../../http/authenticate';
-import { readJson, readRawBody, validate } from '../../http/body';
+import { declaresLargeBody, readJson, readRawBody, validate, validationFailure } from '../../http/body';
 import type { ApiDeps, AppState } from '../../http/context';
 import { requireAuth } from '../../http/context';
 import { isAppError, validationError } from '../../shared/app-error';
@@ -9,10 +9,16 @@ import { sha256Hex } from '../../shared/secrets';
 import { canonicalAddress } from './address';
 import { cancelEmail, getEmailView, listEmailViews } from './emails.usecases';
 import { emailTooLarge } from './emails.errors';
-import { listEmailsQuery, sendEmailBody } from './emails.schemas';
+import { listEmailsQuery, oversizedCollections, sendEmailBody } from './emails.schemas';
 import { checkIdempotencyKey } from './idempotency';
 import type { QuotaUsage } from './quota';
 import { sendEmail } from './send-email';
+
+/**
+ * Bodies up to this size keep the spec's order (validate, then authenticate); larger ones
+ * are authenticated before a byte is read. A send without attachments is far smaller.
+ */
+const AUTH_FIRST_BYTES = 64 * 1024;
 
 function encodeCursor(id: string): string {
   return Buffer.from(JSON.stringify({ id })).toString('base64url');
@@ -41,8 +47,11 @@ export function emailRoutes(deps: ApiDeps): Router<AppState> {
   // JSON carries attachments as base64 (4/3 of their size) plus the bodies and some structure.
   const bodyLimit = Math.ceil((deps.config.emailMaxSizeBytes * 4) / 3) + 256 * 1024;
 
-  // The spec's pipeline validates the body before authenticating, so this route authenticates itself.
+  // The spec's pipeline validates the body before authenticating, so this route authenticates
+  // itself. A body over AUTH_FIRST_BYTES (or of undeclared length) is authenticated first: an
+  // anonymous caller must not make the service read and validate megabytes (issue 17 finding 5).
   router.post('/', async (ctx) => {
+    let auth = declaresLargeBody(ctx, AUTH_FIRST_BYTES) ? await resolveAuth(deps, ctx) : undefined;
     let raw: Buffer;
     try {
       raw = await readRawBody(ctx, bodyLimit);
@@ -54,8 +63,11 @@ export function emailRoutes(deps: ApiDeps): Router<AppState> {
       }
       throw err;
     }
-    const input = validate(sendEmailBody, await readJson(ctx, bodyLimit, raw));
-    const auth = await resolveAuth(deps, ctx);
+    const json = await readJson(ctx, bodyLimit, raw);
+    const oversized = oversizedCollections(json);
+    if (oversized.length > 0) throw validationFailure(oversized);
+    const input = validate(sendEmailBody, json);
+    auth ??= await resolveAuth(deps, ctx);
     const idempotencyKey = checkIdempotencyKey(ctx.get('idempotency-key') || undefined);
     const result = await sendEmail({
       db: deps.db,
