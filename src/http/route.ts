@@ -2,7 +2,7 @@ import type { RouterContext, RouterMiddleware } from '@koa/router';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { z } from 'zod';
-import { forbidden } from '../shared/app-error';
+import { forbidden, notFound } from '../shared/app-error';
 import { authenticate } from './authenticate';
 import type { ApiDeps, AppContext, AppState } from './context';
 import { requireInternalToken } from './internal-auth';
@@ -34,6 +34,12 @@ export interface RouteDoc {
     readonly schema?: string;
     readonly contentType?: string;
   };
+  /**
+   * Path parameters that are ids, by the id's prefix (`{ id: 'email' }`): a value
+   * without it names no resource, so the path does not exist (404 NOT_FOUND, issue 18
+   * item 6: `GET /v1/emails/metrics`), checked after auth.
+   */
+  readonly ids?: Readonly<Record<string, string>>;
   /** Error codes (each declared with `defineError`) raised besides those implied by auth, body and query. */
   readonly errors?: readonly string[];
   /** Request headers the route reads, by name. */
@@ -107,6 +113,7 @@ export class RouteGroup {
     const chain: RouterMiddleware<AppState>[] = [];
     if (before) chain.push(before);
     chain.push(...this.guard(auth, authInHandler === true));
+    if (doc.ids) chain.push(idParams(doc.ids));
     chain.push(authInHandler ? authenticatedBy(handler) : (ctx) => handler(ctx));
     this.router.register(path, [method], chain);
     const full = path === '/' ? this.prefix || '/' : `${this.prefix}${path}`;
@@ -125,6 +132,16 @@ export class RouteGroup {
     const authenticated = authenticate(this.deps);
     return auth === 'session' ? [authenticated, sessionOnly] : [authenticated];
   }
+}
+
+function idParams(ids: Readonly<Record<string, string>>): RouterMiddleware<AppState> {
+  const prefixes = Object.entries(ids).map(([name, prefix]) => [name, `${prefix}_`] as const);
+  return (ctx, next) => {
+    for (const [name, prefix] of prefixes) {
+      if (!ctx.params[name]?.startsWith(prefix)) throw notFound(`No route for ${ctx.method} ${ctx.path}`);
+    }
+    return next();
+  };
 }
 
 /** The handler must have resolved the caller before answering a success. */

@@ -60,6 +60,7 @@ export function apiKeyRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'delete',
       path: '/:keyId',
+      ids: { keyId: 'key' },
       auth: 'session',
       operationId: 'revokeApiKey',
       summary: 'Revoke a key (session token only); effective immediately',

@@ -129,6 +129,7 @@ export function publicBrandingRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'get',
       path: '/:ownerId/logo',
+      ids: { ownerId: 'usr' },
       auth: 'none',
       operationId: 'publicLogo',
       summary: 'An account’s logo for mail clients (no token; ETag, 304 on If-None-Match)',

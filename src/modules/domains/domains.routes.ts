@@ -67,6 +67,7 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'get',
       path: '/:domainId',
+      ids: { domainId: 'dom' },
       auth: 'either',
       operationId: 'getDomain',
       summary: 'One domain with its records',
@@ -83,6 +84,7 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'patch',
       path: '/:domainId',
+      ids: { domainId: 'dom' },
       auth: 'either',
       operationId: 'updateDomain',
       summary: 'Receiving and sender settings',
@@ -108,6 +110,7 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'delete',
       path: '/:domainId',
+      ids: { domainId: 'dom' },
       auth: 'either',
       operationId: 'deleteDomain',
       summary: 'Delete a domain that has never sent mail',
@@ -129,6 +132,7 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'post',
       path: '/:domainId/verify',
+      ids: { domainId: 'dom' },
       auth: 'either',
       operationId: 'verifyDomain',
       summary: 'Check the published records now; SPF and DKIM passing makes the domain VERIFIED',

@@ -151,6 +151,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'get',
       path: '/:id',
+      ids: { id: 'email' },
       auth: 'either',
       operationId: 'getEmail',
       summary: 'One message with recipients and events',
@@ -167,6 +168,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'post',
       path: '/:id/cancel',
+      ids: { id: 'email' },
       auth: 'either',
       operationId: 'cancelEmail',
       summary: 'Cancel a message still queued (typically scheduled)',

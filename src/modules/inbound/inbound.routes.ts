@@ -68,6 +68,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'get',
       path: '/:id',
+      ids: { id: 'inb' },
       auth: 'either',
       operationId: 'getInbound',
       summary: 'One received message; marks it read',
@@ -84,6 +85,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'patch',
       path: '/:id',
+      ids: { id: 'inb' },
       auth: 'either',
       operationId: 'markInbound',
       summary: 'Mark read or unread',
@@ -102,6 +104,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'delete',
       path: '/:id',
+      ids: { id: 'inb' },
       auth: 'either',
       operationId: 'deleteInbound',
       summary: 'Delete a received message and its attachments',
@@ -118,6 +121,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'get',
       path: '/:id/attachments/:attachmentId',
+      ids: { id: 'inb' },
       auth: 'either',
       operationId: 'getInboundAttachment',
       summary: 'An attachment’s bytes (`Content-Disposition: attachment`, nosniff)',
@@ -142,6 +146,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'get',
       path: '/:id/raw',
+      ids: { id: 'inb' },
       auth: 'either',
       operationId: 'getInboundRaw',
       summary: 'The original message bytes',

@@ -97,6 +97,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'delete',
       path: '/:id',
+      ids: { id: 'sup' },
       auth: 'either',
       operationId: 'deleteSuppression',
       summary: 'Remove a suppression',

@@ -70,6 +70,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'get',
       path: '/:id',
+      ids: { id: 'whk' },
       auth: 'either',
       operationId: 'getWebhook',
       summary: 'One endpoint with its last 25 delivery attempts',
@@ -86,6 +87,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'patch',
       path: '/:id',
+      ids: { id: 'whk' },
       auth: 'either',
       operationId: 'updateWebhook',
       summary: 'Change url, events or enabled (re-enabling resets the failure count)',
@@ -111,6 +113,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'delete',
       path: '/:id',
+      ids: { id: 'whk' },
       auth: 'either',
       operationId: 'deleteWebhook',
       summary: 'Delete an endpoint',
