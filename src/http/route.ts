@@ -2,8 +2,8 @@ import type { RouterContext, RouterMiddleware } from '@koa/router';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { z } from 'zod';
-import { forbidden, notFound } from '../shared/app-error';
-import { authenticate } from './authenticate';
+import { notFound } from '../shared/app-error';
+import { authenticate, requireSession } from './authenticate';
 import type { ApiDeps, AppContext, AppState } from './context';
 import { requireInternalToken } from './internal-auth';
 
@@ -80,8 +80,7 @@ export interface Operation extends RouteDoc {
 export type Handler = (ctx: RouterContext<AppState>) => Promise<void> | void;
 
 function sessionOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
-  if (ctx.state.auth?.kind !== 'session')
-    throw forbidden('This action needs a session token, not an API key');
+  requireSession(ctx);
   return next();
 }
 
