@@ -3,6 +3,7 @@ import { resolveAuth } from '../../http/authenticate';
 import { readJson, readRawBody, validate } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requireAuth } from '../../http/context';
+import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
 import { isAppError, validationError } from '../../shared/app-error';
 import { sha256Hex } from '../../shared/secrets';
@@ -42,6 +43,41 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
   const bodyLimit = Math.ceil((deps.config.emailMaxSizeBytes * 4) / 3) + 256 * 1024;
 
   // The spec's pipeline validates the body before authenticating, so this route authenticates itself.
+  const send: Handler = async (ctx) => {
+    let raw: Buffer;
+    try {
+      raw = await readRawBody(ctx, bodyLimit);
+    } catch (err) {
+      if (isAppError(err) && err.code === 'PAYLOAD_TOO_LARGE') {
+        throw emailTooLarge(`The request exceeds ${bodyLimit} bytes`, {
+          limit: deps.config.emailMaxSizeBytes,
+        });
+      }
+      throw err;
+    }
+    const input = validate(sendEmailBody, await readJson(ctx, bodyLimit, raw));
+    const auth = await resolveAuth(deps, ctx);
+    const idempotencyKey = checkIdempotencyKey(ctx.get('idempotency-key') || undefined);
+    const result = await sendEmail({
+      db: deps.db,
+      writes: deps.writes,
+      committer: deps.sendWriter,
+      config: deps.config,
+      log: deps.log,
+      user: auth.user,
+      apiKeyId: auth.keyId,
+      input,
+      // The body is hashed only when a key asks for replay protection.
+      idempotency:
+        idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: sha256Hex(raw) },
+    });
+    if (result.usage) setQuotaHeaders(ctx, result.usage);
+    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+    if (result.queued)
+      ctx.state.accessLog = { event: 'email_queued', msg: 'email queued', fields: result.queued };
+    ctx.status = result.status;
+    ctx.body = result.body;
+  };
   routes.define(
     {
       method: 'post',
@@ -77,41 +113,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
           '`true` when this is the stored answer to an earlier request with the same key',
       },
     },
-    async (ctx) => {
-      let raw: Buffer;
-      try {
-        raw = await readRawBody(ctx, bodyLimit);
-      } catch (err) {
-        if (isAppError(err) && err.code === 'PAYLOAD_TOO_LARGE') {
-          throw emailTooLarge(`The request exceeds ${bodyLimit} bytes`, {
-            limit: deps.config.emailMaxSizeBytes,
-          });
-        }
-        throw err;
-      }
-      const input = validate(sendEmailBody, await readJson(ctx, bodyLimit, raw));
-      const auth = await resolveAuth(deps, ctx);
-      const idempotencyKey = checkIdempotencyKey(ctx.get('idempotency-key') || undefined);
-      const result = await sendEmail({
-        db: deps.db,
-        writes: deps.writes,
-        committer: deps.sendWriter,
-        config: deps.config,
-        log: deps.log,
-        user: auth.user,
-        apiKeyId: auth.keyId,
-        input,
-        // The body is hashed only when a key asks for replay protection.
-        idempotency:
-          idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: sha256Hex(raw) },
-      });
-      if (result.usage) setQuotaHeaders(ctx, result.usage);
-      if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
-      if (result.queued)
-        ctx.state.accessLog = { event: 'email_queued', msg: 'email queued', fields: result.queued };
-      ctx.status = result.status;
-      ctx.body = result.body;
-    },
+    send,
   );
 
   routes.define(
