@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { probeSmtp } from '../mta/probe';
 import type { ApiDeps } from './context';
+import type { Handler } from './route';
 import { RouteGroup } from './route';
 
 interface Check {
@@ -45,6 +46,19 @@ export function healthRoutes(deps: ApiDeps): RouteGroup {
     },
   );
 
+  const ready: Handler = async (ctx) => {
+    const [database, queue, mail] = await Promise.all([
+      check(() => sql`select 1 as one`.execute(deps.db)),
+      check(() => deps.db.selectFrom('jobs').select('id').limit(1).execute()),
+      probeSmtp(mtaProbeHost(deps.config.bindAddress), deps.config.smtpPort, 2000).then((r): Check =>
+        r.ok ? { ok: true } : { ok: false, error: r.error },
+      ),
+    ]);
+    const storesOk = database.ok && queue.ok;
+    const status = !storesOk ? 'unavailable' : mail.ok ? 'ok' : 'degraded';
+    ctx.status = storesOk ? 200 : 503;
+    ctx.body = { status, checks: { database, queue, redis: queue, mail } };
+  };
   routes.define(
     {
       method: 'get',
@@ -58,19 +72,7 @@ export function healthRoutes(deps: ApiDeps): RouteGroup {
         '503': { description: '`unavailable`: the database or queue store failed', schema: 'Ready' },
       },
     },
-    async (ctx) => {
-      const [database, queue, mail] = await Promise.all([
-        check(() => sql`select 1 as one`.execute(deps.db)),
-        check(() => deps.db.selectFrom('jobs').select('id').limit(1).execute()),
-        probeSmtp(mtaProbeHost(deps.config.bindAddress), deps.config.smtpPort, 2000).then((r): Check =>
-          r.ok ? { ok: true } : { ok: false, error: r.error },
-        ),
-      ]);
-      const storesOk = database.ok && queue.ok;
-      const status = !storesOk ? 'unavailable' : mail.ok ? 'ok' : 'degraded';
-      ctx.status = storesOk ? 200 : 503;
-      ctx.body = { status, checks: { database, queue, redis: queue, mail } };
-    },
+    ready,
   );
 
   return routes;
