@@ -5,8 +5,8 @@
  *   bytes never leave the host); the protocol is Haraka's auth/auth_base, the
  *   check ours (constant-time, src/mta/inject-verdicts.ts). Success makes the
  *   connection `relaying`.
- * - MAIL: 530 5.7.0 until authenticated; only a VERP sender (every relayed
- *   message belongs to an email row).
+ * - MAIL: 530 5.7.0 until authenticated; only a VERP sender with a valid tag
+ *   (every relayed message belongs to an email row).
  * - RCPT: every recipient of an authenticated session.
  * - Queueing (`queue_outbound`): Haraka's outbound queue, each queue file checked
  *   complete (size against the message: src/mta/queue-file-check.ts), then an fsync
@@ -22,9 +22,9 @@ import {
   injectRcptVerdict,
 } from '../../src/mta/inject-verdicts';
 import { listenerOf } from '../../src/mta/listeners';
+import { expectedInjectCredential, mtaVerpKey } from '../../src/mta/mta-runtime';
 import type { ProcessDelivery } from '../../src/mta/queue-file-check';
 import { verifyingProcessDelivery } from '../../src/mta/queue-file-check';
-import { expectedInjectCredential } from '../../src/mta/mta-runtime';
 import { defer } from '../../src/mta/smtp-verdict';
 import { coalescedDirectorySync } from '../../src/shared/sync-directory';
 import { iniInteger } from '../ini';
@@ -120,7 +120,7 @@ export function checkSender(
     next();
     return;
   }
-  answer(next, injectMailVerdict(connection.relaying, params[0].address));
+  answer(next, injectMailVerdict(connection.relaying, params[0].address, mtaVerpKey));
 }
 
 export function acceptRecipient(this: HarakaPlugin, next: HarakaNext, connection: HarakaConnection): void {

@@ -25,6 +25,8 @@ const USAGE = `usage: npm run ctl -- <command>
   accounts suspend <id|email> --reason TEXT  every key and session answers ACCOUNT_SUSPENDED at once
   accounts reinstate <id|email>
   accounts limits <id|email> [--per-hour N|default] [--per-day N|default]
+                                             the operator's override (raise or throttle); the
+                                             account cannot lift it, its own lower limits still apply
   audit list [--account <id|email>] [--action NAME] [--since ISO] [--limit N]
   config check                               validate the environment, list every invalid key
   config show                                effective settings (secrets hidden)

@@ -262,6 +262,12 @@ export const configTable = {
     'false',
     'Take the client IP from `X-Forwarded-For` (set only behind a reverse proxy you run).',
   ),
+  trustProxyHops: key(
+    'TRUST_PROXY_HOPS',
+    int(1, 10),
+    '1',
+    'With `TRUST_PROXY`: how many reverse proxies you run in front of the API. The client IP is the address that many entries from the right of `X-Forwarded-For` (what the outermost trusted proxy saw); anything a client put further left is ignored.',
+  ),
   sessionTtlS: key(
     'SESSION_TTL_S',
     int(60, 30 * 24 * 3600),
@@ -303,6 +309,12 @@ export const configTable = {
     bool,
     'false',
     'Suspend accounts automatically when an abuse signal fires.',
+  ),
+  abuseMinVolume: key(
+    'ABUSE_MIN_VOLUME',
+    int(1, 1_000_000),
+    '100',
+    'Attempted recipients an account needs in the 24 h window before `bounce_rate`, `complaint_rate` or `failure_rate` can suspend it automatically (`ABUSE_AUTO_SUSPEND`); below that they are recorded and logged only, so a few (possibly forged) reports against a small sender cannot suspend it.',
   ),
   retentionSucceededJobsDays: key(
     'RETENTION_SUCCEEDED_JOBS_DAYS',

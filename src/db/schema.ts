@@ -12,8 +12,12 @@ export interface UsersTable {
   status: 'ACTIVE' | 'SUSPENDED';
   suspended_at: string | null;
   suspension_reason: string | null;
+  /** Operator overrides of the platform defaults (raise or throttle); null: the default. */
   emails_per_hour: number | null;
   emails_per_day: number | null;
+  /** The account's own lower limits (PATCH /v1/settings/limits); null, the default: none. */
+  own_emails_per_hour: Generated<number | null>;
+  own_emails_per_day: Generated<number | null>;
   /** Bumped on password change: session tokens carry the epoch they were issued in. */
   session_epoch: Generated<number>;
   created_at: string;

@@ -18,16 +18,26 @@ import { createMetrics } from './metrics';
 import { openApiRoutes } from './openapi';
 import { rateLimitByIp } from './rate-limit';
 import { RateLimiter } from './rate-limiter';
+import type { Operation } from './route';
+import { mountGroup, unmatchedMethod } from './route-mount';
 
 export interface ApiApp {
   readonly app: Koa<AppState>;
+  /** Every route's declaration, as /openapi.json documents it. */
+  readonly operations: readonly Operation[];
   /** Stops background timers (rate limiter sweeps). */
   close(): void;
 }
 
 /** Builds the Koa application: logging, errors, per-IP limit, then routes. */
 export function createApp(deps: ApiDeps): ApiApp {
-  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  // Koa keeps the rightmost maxIpsCount entries of X-Forwarded-For and takes the first of them:
+  // the address the outermost of our proxies appended. Koa's default (0) reads the leftmost,
+  // which the client wrote itself (issue 17 finding 8).
+  const app = new Koa<AppState>({
+    proxy: deps.config.trustProxy,
+    maxIpsCount: deps.config.trustProxyHops,
+  });
   const httpLimiter = new RateLimiter(deps.config.httpRateLimitPerMinute, 60_000);
   const credentialLimiter = new RateLimiter(deps.config.authRateLimitPer15Min, 15 * 60_000);
   const metrics = createMetrics(deps);
@@ -61,10 +71,11 @@ export function createApp(deps: ApiDeps): ApiApp {
   });
   app.use(rateLimitByIp(httpLimiter, 'http'));
 
-  for (const router of [
+  const openApi = openApiRoutes(deps);
+  const groups = [
     healthRoutes(deps),
-    metrics.router,
-    openApiRoutes({ baseUrl: deps.config.baseUrl }),
+    metrics.routes,
+    openApi.routes,
     accountRoutes(deps, credentialLimiter),
     apiKeyRoutes(deps),
     domainRoutes(deps),
@@ -78,31 +89,15 @@ export function createApp(deps: ApiDeps): ApiApp {
     publicBrandingRoutes(deps),
     operatorRoutes(deps),
     internalBounceRoutes(deps),
-  ]) {
-    // The router's middleware typed as the app's (app.use accepts them as they are).
-    const routes = router.routes() as unknown as Koa.Middleware<AppState>;
-    const allowed = router.allowedMethods({ throw: true }) as unknown as Koa.Middleware<AppState>;
-    const prefix = router.opts.prefix;
-    if (!prefix) {
-      app.use(routes);
-      app.use(allowed);
-      continue;
-    }
-    // A router with a prefix matches nothing outside it: skip its route matching (every layer's
-    // regular expression) for other paths (issue 11). Case-insensitive, as the router's own
-    // matching is; routers without a prefix (first in the list) still set ctx.matched for
-    // allowedMethods, which reads it whichever router filled it.
-    const mine = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`, 'i');
-    const gated: Koa.Middleware<AppState> = async (ctx, next) => {
-      if (mine.test(ctx.path)) await routes(ctx, () => allowed(ctx, next) as Promise<void>);
-      else await next();
-    };
-    // `.router` as on the router's own middleware: the OpenAPI test walks the app's routes by it.
-    app.use(Object.assign(gated, { router }));
-  }
+  ];
+  const operations = groups.flatMap((group) => group.operations);
+  openApi.publish(operations);
+  for (const group of groups) app.use(mountGroup(group));
+  app.use(unmatchedMethod);
 
   return {
     app,
+    operations,
     close() {
       httpLimiter.stop();
       credentialLimiter.stop();

@@ -11,7 +11,10 @@ export function bearerToken(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
-export async function resolveAuth(deps: ApiDeps, ctx: AppContext): Promise<AuthState> {
+export async function resolveAuth(
+  deps: Pick<ApiDeps, 'db' | 'sessions'>,
+  ctx: AppContext,
+): Promise<AuthState> {
   const token = bearerToken(ctx.get('authorization'));
   if (token === undefined) throw unauthorized();
   let userId: string;
@@ -46,7 +49,7 @@ export async function resolveAuth(deps: ApiDeps, ctx: AppContext): Promise<AuthS
  * session JWT. The account row is read each time, so suspension and revocation
  * take effect on the very next request.
  */
-export function authenticate(deps: ApiDeps): Koa.Middleware<AppState> {
+export function authenticate(deps: Pick<ApiDeps, 'db' | 'sessions'>): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     await resolveAuth(deps, ctx);
     await next();

@@ -1,4 +1,3 @@
-import type Router from '@koa/router';
 import type Koa from 'koa';
 import type { AppConfig } from '../config';
 import type { Db } from '../db/connect';
@@ -35,7 +34,6 @@ export interface AppState {
 }
 
 export type AppContext = Koa.ParameterizedContext<AppState>;
-export type AppRouter = Router<AppState>;
 
 /** What route factories receive: built once per process in http/main.ts. */
 export interface ApiDeps {

@@ -1,8 +1,9 @@
-import Router from '@koa/router';
 import { sql } from 'kysely';
 import { probeSmtp } from '../mta/probe';
 import { storageGuardFor } from '../shared/disk-space';
-import type { ApiDeps, AppState } from './context';
+import type { ApiDeps } from './context';
+import type { Handler } from './route';
+import { RouteGroup } from './route';
 
 interface Check {
   ok: boolean;
@@ -29,14 +30,24 @@ export function mtaProbeHost(bindAddress: string): string {
  * and says only ok/not ok per dependency. `redis` mirrors `queue` for clients
  * written against the spec's sample shape.
  */
-export function healthRoutes(deps: ApiDeps): Router<AppState> {
-  const router = new Router<AppState>();
+export function healthRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '', 'Operations');
 
-  router.get('/health', (ctx) => {
-    ctx.body = { status: 'ok' };
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/health',
+      auth: 'none',
+      operationId: 'health',
+      summary: 'Liveness; checks no dependency',
+      ok: { status: 200, schema: 'Health', description: 'Alive' },
+    },
+    (ctx) => {
+      ctx.body = { status: 'ok' };
+    },
+  );
 
-  router.get('/ready', async (ctx) => {
+  const ready: Handler = async (ctx) => {
     const [database, queue, mail, disk] = await Promise.all([
       check(() => sql`select 1 as one`.execute(deps.db)),
       check(() => deps.db.selectFrom('jobs').select('id').limit(1).execute()),
@@ -52,7 +63,25 @@ export function healthRoutes(deps: ApiDeps): Router<AppState> {
     const status = !storesOk ? 'unavailable' : mail.ok ? 'ok' : 'degraded';
     ctx.status = storesOk ? 200 : 503;
     ctx.body = { status, checks: { database, queue, redis: queue, mail, disk } };
-  });
+  };
+  routes.define(
+    {
+      method: 'get',
+      path: '/ready',
+      auth: 'none',
+      operationId: 'ready',
+      summary:
+        'Readiness: database, queue store, free disk space, MTA (503 `unavailable` when a store fails or a volume is under DISK_FREE_FLOOR_MB; 200 `degraded` when only the MTA is down)',
+      ok: { status: 200, schema: 'Ready', description: 'Ready (`ok`) or `degraded`: only the MTA is down' },
+      otherResponses: {
+        '503': {
+          description: '`unavailable`: the database or queue store failed, or disk space is under the floor',
+          schema: 'Ready',
+        },
+      },
+    },
+    ready,
+  );
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,3 @@
-import Router from '@koa/router';
 import type Koa from 'koa';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { oldestQueuedAgeMs, queueDepths } from '../jobs/queue-stats';
@@ -7,7 +6,7 @@ import { STATUSES } from '../modules/stats/stats-overview';
 import { emailsCreatedSince } from '../modules/stats/stats.repository';
 import { countFailedAttemptsSince } from '../modules/webhooks/webhooks.repository';
 import type { ApiDeps, AppState } from './context';
-import { requireInternalToken } from './internal-auth';
+import { RouteGroup } from './route';
 
 const HOUR_MS = 3_600_000;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -17,7 +16,7 @@ export interface ApiMetrics {
   /** Times every request into `mail_http_request_duration_seconds`; mount it outside the error middleware. */
   readonly middleware: Koa.Middleware<AppState>;
   /** `GET /metrics`, behind X-Internal-Token. */
-  readonly router: Router<AppState>;
+  readonly routes: RouteGroup;
 }
 
 /** A layer @koa/router leaves in `ctx.matched` (structural: its Layer type is not exported as such). */
@@ -42,7 +41,7 @@ export function routeLabel(ctx: Koa.Context): string {
  * the database when scraped, so a scrape sees the whole appliance (every process
  * writes the same database); the histogram and process metrics are this process's.
  */
-export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config'>): ApiMetrics {
+export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'sessions'>): ApiMetrics {
   const { db } = deps;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -116,12 +115,22 @@ export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config'>): ApiMetrics 
     }
   };
 
-  const router = new Router<AppState>();
-  router.get('/metrics', requireInternalToken(deps.config.internalApiToken), async (ctx) => {
-    const text = await registry.metrics();
-    ctx.type = registry.contentType;
-    ctx.body = text;
-  });
+  const routes = new RouteGroup(deps, '/metrics', 'Operations');
+  routes.define(
+    {
+      method: 'get',
+      path: '/',
+      auth: 'internal',
+      operationId: 'metrics',
+      summary: 'Prometheus text exposition',
+      ok: { status: 200, description: 'Metrics', contentType: 'text/plain' },
+    },
+    async (ctx) => {
+      const text = await registry.metrics();
+      ctx.type = registry.contentType;
+      ctx.body = text;
+    },
+  );
 
-  return { registry, middleware, router };
+  return { registry, middleware, routes };
 }

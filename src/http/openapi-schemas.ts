@@ -58,7 +58,7 @@ const check = obj(
 );
 const usageWindow = obj({ used: int, limit: int });
 const usage = obj({ hour: usageWindow, day: usageWindow });
-const limitView = obj({ effective: int, override: nullable(int), default: int });
+const limitView = obj({ effective: int, override: nullable(int), own: nullable(int), default: int });
 const publicUser = obj({ id: str, email: str, name: str });
 
 /** components.schemas */
@@ -94,6 +94,8 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       suspensionReason: nullable(str),
       emailsPerHour: nullable(int),
       emailsPerDay: nullable(int),
+      ownEmailsPerHour: nullable(int),
+      ownEmailsPerDay: nullable(int),
       stoppedEmails: { ...int, description: 'Only on suspend: queued messages stopped.' },
     },
     ['stoppedEmails'],

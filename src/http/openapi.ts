@@ -1,60 +1,20 @@
 import { createHash } from 'node:crypto';
-import Router from '@koa/router';
 import { z } from 'zod';
-import type { AppState } from './context';
-import type { Access, Operation } from './openapi-operations';
-import { OPERATIONS } from './openapi-operations';
+import { errorStatus } from '../shared/app-error';
+import type { ApiDeps } from './context';
 import type { JsonSchema } from './openapi-schemas';
 import { ref, RESPONSE_SCHEMAS } from './openapi-schemas';
+import type { Auth, Operation } from './route';
+import { RouteGroup } from './route';
 
-/** HTTP status of every error code a route documents (spec: Errors, and docs/api.md for ours). */
-export const ERROR_STATUS: Readonly<Record<string, number>> = {
-  UNAUTHORIZED: 401,
-  INVALID_API_KEY: 401,
-  INVALID_CREDENTIALS: 401,
-  FORBIDDEN: 403,
-  ACCOUNT_SUSPENDED: 403,
-  DOMAIN_NOT_VERIFIED: 403,
-  SUPPRESSED_RECIPIENT: 403,
-  ACCOUNT_NOT_FOUND: 404,
-  API_KEY_NOT_FOUND: 404,
-  ATTACHMENT_NOT_FOUND: 404,
-  DOMAIN_NOT_FOUND: 404,
-  EMAIL_NOT_FOUND: 404,
-  LOGO_NOT_FOUND: 404,
-  SUPPRESSION_NOT_FOUND: 404,
-  WEBHOOK_NOT_FOUND: 404,
-  DOMAIN_ALREADY_EXISTS: 409,
-  DOMAIN_HAS_HISTORY: 409,
-  DOMAIN_VERIFIED_ELSEWHERE: 409,
-  EMAIL_ALREADY_REGISTERED: 409,
-  EMAIL_NOT_CANCELLABLE: 409,
-  IDEMPOTENCY_KEY_REUSED: 409,
-  SUPPRESSION_ALREADY_EXISTS: 409,
-  WEBHOOK_LIMIT_REACHED: 409,
-  EMAIL_TOO_LARGE: 413,
-  LOGO_TOO_LARGE: 413,
-  PAYLOAD_TOO_LARGE: 413,
-  INVALID_DOMAIN: 422,
-  INVALID_FROM_ADDRESS: 422,
-  INVALID_LOGO: 422,
-  INVALID_RECIPIENT: 422,
-  TOO_MANY_RECIPIENTS: 422,
-  VALIDATION_ERROR: 422,
-  RATE_LIMIT_EXCEEDED: 429,
-  SENDING_LIMIT_EXCEEDED: 429,
-  INTERNAL_ERROR: 500,
-  EMAIL_QUEUE_FAILED: 503,
-};
-
-const ACCESS_ERRORS: Readonly<Record<Access, readonly string[]>> = {
+const ACCESS_ERRORS: Readonly<Record<Auth, readonly string[]>> = {
   none: [],
   either: ['UNAUTHORIZED', 'INVALID_API_KEY', 'ACCOUNT_SUSPENDED'],
   session: ['UNAUTHORIZED', 'INVALID_API_KEY', 'FORBIDDEN', 'ACCOUNT_SUSPENDED'],
   internal: ['UNAUTHORIZED'],
 };
 
-const SECURITY: Readonly<Record<Access, readonly Record<string, string[]>[]>> = {
+const SECURITY: Readonly<Record<Auth, readonly Record<string, string[]>[]>> = {
   none: [],
   either: [{ apiKey: [] }, { session: [] }],
   session: [{ session: [] }],
@@ -77,8 +37,9 @@ function fromZod(schema: z.ZodType): JsonSchema {
 }
 
 function errorCodes(op: Operation): string[] {
-  const codes = new Set<string>([...ACCESS_ERRORS[op.access], ...op.errors]);
+  const codes = new Set<string>([...ACCESS_ERRORS[op.auth], ...(op.errors ?? [])]);
   if (op.body || op.query) codes.add('VALIDATION_ERROR');
+  if (op.ids) codes.add('NOT_FOUND');
   // JSON bodies are capped at 1 MiB; the send route answers EMAIL_TOO_LARGE instead.
   if (op.body && !codes.has('EMAIL_TOO_LARGE')) codes.add('PAYLOAD_TOO_LARGE');
   codes.add('RATE_LIMIT_EXCEEDED');
@@ -89,8 +50,9 @@ function errorCodes(op: Operation): string[] {
 function errorResponses(op: Operation): Record<string, unknown> {
   const byStatus = new Map<number, string[]>();
   for (const code of errorCodes(op)) {
-    const status = ERROR_STATUS[code];
-    if (status === undefined) throw new Error(`openapi: ${op.operationId} names unknown error code ${code}`);
+    const status = errorStatus(code);
+    if (status === undefined)
+      throw new Error(`openapi: ${op.operationId} names ${code}, which no defineError declares`);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const out: Record<string, unknown> = {};
@@ -160,7 +122,7 @@ function operation(op: Operation): unknown {
     operationId: op.operationId,
     tags: [op.tag],
     summary: op.summary,
-    security: SECURITY[op.access],
+    security: SECURITY[op.auth],
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(op.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: fromZod(op.body) } } } }
@@ -190,13 +152,22 @@ export interface OpenApiDocument {
 }
 
 /**
- * The API's OpenAPI 3.1 document: one operation per registered route (a test
- * holds the two sets equal), request schemas generated from the zod schemas the
- * routes validate with, response schemas from openapi-schemas.ts.
+ * The API's OpenAPI 3.1 document, built from the routes' own declarations (route.ts):
+ * one operation per registered route, request schemas generated from the zod schemas
+ * the routes validate with, error statuses as `defineError` declared them, response
+ * schemas from openapi-schemas.ts.
  */
-export function buildOpenApiDocument(options: { readonly baseUrl: string }): OpenApiDocument {
+export function buildOpenApiDocument(options: {
+  readonly baseUrl: string;
+  readonly operations: readonly Operation[];
+}): OpenApiDocument {
+  const { operations } = options;
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operation(op);
+  for (const op of operations) {
+    const item = (paths[op.path] ??= {});
+    if (item[op.method]) throw new Error(`openapi: ${op.method} ${op.path} declared twice`);
+    item[op.method] = operation(op);
+  }
   return {
     openapi: '3.1.1',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -208,7 +179,7 @@ export function buildOpenApiDocument(options: { readonly baseUrl: string }): Ope
         'Every failure is `{"error": {"code", "message", "details"?}}`; switch on `code`. Conventions: docs/api.md.',
     },
     servers: [{ url: options.baseUrl }],
-    tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name })),
+    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {
       schemas: RESPONSE_SCHEMAS,
@@ -237,21 +208,43 @@ export function buildOpenApiDocument(options: { readonly baseUrl: string }): Ope
   };
 }
 
+export interface OpenApiRoutes {
+  readonly routes: RouteGroup;
+  /** Builds the document once every other route is declared; before that the route answers 500. */
+  publish(operations: readonly Operation[]): void;
+}
+
 /** `GET /openapi.json`: no token; the same bytes for the life of the process, so cacheable with an ETag. */
-export function openApiRoutes(options: { readonly baseUrl: string }): Router<AppState> {
-  const router = new Router<AppState>();
-  const body = JSON.stringify(buildOpenApiDocument(options));
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  router.get('/openapi.json', (ctx) => {
-    ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.set('ETag', etag);
-    ctx.status = 200;
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.type = 'application/json';
-    ctx.body = body;
-  });
-  return router;
+export function openApiRoutes(deps: Pick<ApiDeps, 'config' | 'db' | 'sessions'>): OpenApiRoutes {
+  const routes = new RouteGroup(deps, '/openapi.json', 'Operations');
+  let served: { readonly body: string; readonly etag: string } | undefined;
+  routes.define(
+    {
+      method: 'get',
+      path: '/',
+      auth: 'none',
+      operationId: 'openapi',
+      summary: 'This document',
+      ok: { status: 200, schema: 'OpenApiDocument', description: 'The OpenAPI 3.1 document' },
+    },
+    (ctx) => {
+      if (!served) throw new Error('the OpenAPI document was not published');
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.set('ETag', served.etag);
+      ctx.status = 200;
+      if (ctx.fresh) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.type = 'application/json';
+      ctx.body = served.body;
+    },
+  );
+  return {
+    routes,
+    publish(operations) {
+      const body = JSON.stringify(buildOpenApiDocument({ baseUrl: deps.config.baseUrl, operations }));
+      served = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    },
+  };
 }

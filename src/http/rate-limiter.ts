@@ -1,8 +1,10 @@
 /**
  * In-memory sliding-window counter (two fixed windows, weighted), one per key.
- * Memory is bounded: stale keys are swept on a timer. The api process is the
- * only one that serves HTTP, so process memory is the right scope; counters reset
- * on restart, which is acceptable for abuse throttling (documented in docs/api.md).
+ * Memory is bounded twice: stale keys are swept on a timer, and at most `maxKeys`
+ * are held at once (issue 17 finding 8: spoofed addresses grew the map without bound
+ * within a window). The api process is the only one that serves HTTP, so process
+ * memory is the right scope; counters reset on restart, which is acceptable for abuse
+ * throttling (documented in docs/api.md).
  */
 export interface RateDecision {
   readonly allowed: boolean;
@@ -18,6 +20,9 @@ interface Window {
   previous: number;
 }
 
+/** Keys held at most by default: some 100 bytes each, so about 10 MB per limiter. */
+export const DEFAULT_MAX_KEYS = 100_000;
+
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
   private readonly sweeper: NodeJS.Timeout;
@@ -26,6 +31,7 @@ export class RateLimiter {
     readonly limit: number,
     readonly windowMs: number,
     private readonly now: () => number = Date.now,
+    readonly maxKeys: number = DEFAULT_MAX_KEYS,
   ) {
     this.sweeper = setInterval(() => this.sweep(), Math.max(windowMs, 10_000));
     this.sweeper.unref();
@@ -54,14 +60,28 @@ export class RateLimiter {
     const start = now - (now % this.windowMs);
     let w = this.windows.get(key);
     if (!w) {
+      // Full: drop the key first in the map's (insertion) order. Keys move to the end when
+      // their window rolls, so that is one idle longest; a key seen in this window goes only
+      // when more than maxKeys others were seen since. O(1), unlike a sweep per insert.
+      if (this.windows.size >= this.maxKeys) {
+        const oldest = this.windows.keys().next();
+        if (oldest.done !== true) this.windows.delete(oldest.value);
+      }
       w = { start, current: 0, previous: 0 };
       this.windows.set(key, w);
     } else if (w.start !== start) {
       w.previous = start - w.start === this.windowMs ? w.current : 0;
       w.current = 0;
       w.start = start;
+      this.windows.delete(key);
+      this.windows.set(key, w);
     }
     return w;
+  }
+
+  /** Keys currently held (never more than maxKeys). */
+  get size(): number {
+    return this.windows.size;
   }
 
   private sweep(): void {

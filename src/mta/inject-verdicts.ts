@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { emailIdFromVerp } from '../modules/emails/mta-outcome';
+import { verifiedVerp } from '../modules/emails/verp-address';
 import type { Listener } from './listeners';
 import { isLoopback } from './listeners';
 import type { SmtpVerdict } from './smtp-verdict';
@@ -41,13 +41,19 @@ export function authRequiredVerdict(): SmtpVerdict {
 
 /**
  * MAIL FROM on the injection listener: only an authenticated worker, and only
- * with a VERP envelope sender (`bounce+<email_id>@bounce.<domain>`). Everything
- * the MTA relays must be traceable to an email row: that is how its DKIM key is
- * found and its delivery outcomes are recorded. Undefined: no objection.
+ * with a VERP envelope sender whose tag verifies (`bounce+<email_id>.<tag>@bounce.<domain>`,
+ * src/modules/emails/verp-address.ts). Everything the MTA relays must be traceable
+ * to an email row: that is how its DKIM key is found (mailroom-dkim refuses an
+ * unknown email id at end of data) and its delivery outcomes are recorded. The tag
+ * key is asked for only once the session is authenticated. Undefined: no objection.
  */
-export function injectMailVerdict(authenticated: boolean, sender: string): SmtpVerdict | undefined {
+export function injectMailVerdict(
+  authenticated: boolean,
+  sender: string,
+  tagKey: () => Buffer,
+): SmtpVerdict | undefined {
   if (!authenticated) return authRequiredVerdict();
-  if (emailIdFromVerp(sender) === undefined) {
+  if (verifiedVerp(sender, tagKey()) === undefined) {
     return reject(550, '5.7.1', `<${sender}>: not a Mailroom VERP sender; not relayed`);
   }
   return undefined;

@@ -6,6 +6,7 @@ import type { StorageGuard } from '../shared/disk-space';
 import { storageGuardFor } from '../shared/disk-space';
 import { createSealer } from '../shared/seal';
 import type { IntakeCommit } from './inbound-intake';
+import { verpKey } from '../modules/emails/verp-address';
 import { injectCredential } from './inject-credential';
 import { closeSharedWriterThread, threadedIntakeCommit } from './outcome-writer';
 import type { SigningKeys } from './signing-keys';
@@ -36,6 +37,11 @@ function runtimeConfig(): AppConfig {
 /** The credential the worker must present on the injection listener. */
 export function expectedInjectCredential(): { user: string; pass: string } {
   return injectCredential(runtimeConfig().secretKey);
+}
+
+/** The key of the VERP senders' tags (src/modules/emails/verp-address.ts), as the worker derives it. */
+export function mtaVerpKey(): Buffer {
+  return verpKey(runtimeConfig().secretKey);
 }
 
 /** The appliance database (WAL, synchronous=FULL: a commit is on disk when it returns). */

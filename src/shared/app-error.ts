@@ -36,8 +36,23 @@ export function isAppError(err: unknown): err is AppError {
   return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[BRAND] === true;
 }
 
+const STATUS_BY_CODE = new Map<string, number>();
+
+/**
+ * The HTTP status every declared code is raised with, as `defineError` recorded it:
+ * the OpenAPI document reads it, so no second table of codes can drift (issue 18 item 5).
+ */
+export function errorStatus(code: string): number | undefined {
+  return STATUS_BY_CODE.get(code);
+}
+
 /** Declares an error factory: `export const notFound = defineError('X_NOT_FOUND', 404, 'No such x')`. */
 export function defineError(code: string, status: number, defaultMessage: string) {
+  const known = STATUS_BY_CODE.get(code);
+  if (known !== undefined && known !== status) {
+    throw new Error(`error code ${code} declared with ${status} and ${known}`);
+  }
+  STATUS_BY_CODE.set(code, status);
   return (
     message: string = defaultMessage,
     details?: Record<string, unknown>,

@@ -45,7 +45,8 @@ describe('abuse evaluation and suspension', () => {
   let app: Appliance;
   let db: Db;
   let runner: JobRunner;
-  const config = { abuseAutoSuspend: false };
+  // The seeded evidence is 55 attempted recipients: above this minimum (ABUSE_MIN_VOLUME).
+  const config = { abuseAutoSuspend: false, abuseMinVolume: 50 };
   const logs: Record<string, unknown>[] = [];
   let slot = 1;
   let domains = 0;

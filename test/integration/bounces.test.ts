@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import nodemailer from 'nodemailer';
 import { openDb } from '../../src/db/connect';
 import type { Appliance } from '../helpers/appliance';
+import { applianceVerp } from '../helpers/appliance-verp';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import { buildArf, buildDsn } from '../unit/bounces/intake-reports';
@@ -176,7 +177,7 @@ describe('bounce intake end to end', () => {
 
   it('a VERP-addressed DSN sent over SMTP to the MX is accepted with 250 and processed', async () => {
     const id = await delivered('mxgone@dest.test');
-    const verp = `bounce+${id}@bounce.${DOMAIN}`;
+    const verp = applianceVerp(app, id, DOMAIN);
     const transport = nodemailer.createTransport({
       host: '127.0.0.1',
       port: app.ports.smtp,

@@ -393,6 +393,10 @@ describe('sending quotas', () => {
       body: { emailsPerHour: 500 },
     });
     assert.equal(op.status, 200);
+    // The account's own lower limit stays until the account lifts it (issue 17 finding 7).
+    assert.equal((await app.api.post('/v1/emails', { token: apiKey, body: msg })).status, 429);
+    const lift = await app.api.patch('/v1/settings/limits', { token, body: { emailsPerHour: 500 } });
+    assert.equal(lift.status, 200);
     assert.equal((await app.api.post('/v1/emails', { token: apiKey, body: msg })).status, 202);
   });
 });

@@ -4,7 +4,7 @@ import { simpleParser } from 'mailparser';
 import type { Db } from '../../src/db/connect';
 import { applyMtaOutcome } from '../../src/modules/emails/outcome-job';
 import { stopEmail } from '../../src/modules/emails/send-records';
-import { verpAddress } from '../../src/modules/emails/mta-outcome';
+import { verpAddress, verpKey } from '../../src/modules/emails/verp-address';
 import {
   EMAIL_SEND_ATTEMPT_BUDGET,
   EMAIL_SEND_MAX_ATTEMPTS,
@@ -82,7 +82,7 @@ describe('email-send handler (real SQLite, fake injection listener)', () => {
 
     assert.equal(mta.messages.length, 1);
     const msg = mta.messages[0]!;
-    assert.equal(msg.mailFrom, verpAddress(id, account.domain));
+    assert.equal(msg.mailFrom, verpAddress(id, account.domain, verpKey(SECRET_KEY)));
     assert.deepEqual(msg.rcptTo.sort(), ['ann@example.org', 'carl@example.org', 'hidden@example.org']);
     assert.equal(msg.user, 'mailroom-worker');
     const parsed = await simpleParser(msg.raw);

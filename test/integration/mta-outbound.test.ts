@@ -18,7 +18,7 @@ import { insertUser } from '../../src/modules/accounts/accounts.repository';
 import { systemActor } from '../../src/modules/audit/audit.repository';
 import { createDomain } from '../../src/modules/domains/domains.usecases';
 import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
-import { verpAddress } from '../../src/modules/emails/mta-outcome';
+import { verpAddress, verpKey } from '../../src/modules/emails/verp-address';
 import { injectCredential } from '../../src/mta/inject-credential';
 import { injectMaxBytes } from '../../src/mta/size-limits';
 import { newId } from '../../src/shared/ids';
@@ -162,7 +162,10 @@ async function inject(port: number, m: Injection): Promise<{ response: string }>
   });
   try {
     const info: unknown = await transport.sendMail({
-      envelope: { from: verpAddress(m.emailId, m.domain), to: [...m.to, ...(m.cc ?? []), ...(m.bcc ?? [])] },
+      envelope: {
+        from: verpAddress(m.emailId, m.domain, verpKey(SECRET_KEY)),
+        to: [...m.to, ...(m.cc ?? []), ...(m.bcc ?? [])],
+      },
       from: `Shop <app@${m.domain}>`,
       to: [...m.to],
       cc: [...(m.cc ?? [])],
@@ -375,7 +378,7 @@ describe('mta outbound through SMTP_RELAY', () => {
 
     const [message] = await sink.waitForMessages(1);
     assert.ok(message);
-    assert.equal(message.mailFrom, verpAddress(emailId, domain));
+    assert.equal(message.mailFrom, verpAddress(emailId, domain, verpKey(SECRET_KEY)));
     assert.deepEqual(message.rcptTo, ['ok@dest.test']);
     assert.equal(message.secure, true, 'opportunistic STARTTLS with the sink’s self-signed certificate');
     assert.equal(message.helo, HOSTNAME);

@@ -8,6 +8,7 @@ import * as m006 from './006-inbound';
 import * as m007 from './007-bounces';
 import * as m008 from './008-submission';
 import * as m009 from './009-quota-windows';
+import * as m010 from './010-operator-limits';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '007-bounces': m007,
   '008-submission': m008,
   '009-quota-windows': m009,
+  '010-operator-limits': m010,
 };

@@ -124,7 +124,7 @@ export type GovernanceHandler = (
 /** The worker's handler for the `abuse-evaluation` queue: per-account evaluations and sweeps. */
 export function createGovernanceHandlers(deps: {
   readonly db: Kysely<Database>;
-  readonly config: Pick<AppConfig, 'abuseAutoSuspend'>;
+  readonly config: Pick<AppConfig, 'abuseAutoSuspend' | 'abuseMinVolume'>;
 }): { readonly 'abuse-evaluation': GovernanceHandler } {
   return {
     'abuse-evaluation': async (job, ctx) => {

@@ -7,7 +7,7 @@ import { suspendAccount } from '../accounts/accounts.usecases';
 import { recordAudit, systemActor } from '../audit/audit.repository';
 import * as repo from './abuse.repository';
 import type { Signal, SignalName } from './signals';
-import { describeFiring, evaluateSignals, firingNames } from './signals';
+import { describeFiring, evaluateSignals, firingNames, suspensionGrounds } from './signals';
 
 const DAY_MS = 86_400_000;
 
@@ -57,7 +57,7 @@ function signalSummary(signals: readonly Signal[]) {
  */
 export async function evaluateAccount(deps: {
   readonly db: Kysely<Database>;
-  readonly config: Pick<AppConfig, 'abuseAutoSuspend'>;
+  readonly config: Pick<AppConfig, 'abuseAutoSuspend' | 'abuseMinVolume'>;
   readonly log: Logger;
   readonly userId: string;
   readonly now?: Date | undefined;
@@ -68,7 +68,8 @@ export async function evaluateAccount(deps: {
   if (!user) return { kind: 'skipped', reason: 'no such account' };
   if (user.status === 'SUSPENDED') return { kind: 'skipped', reason: 'suspended' };
 
-  const signals = evaluateSignals(await repo.signalInputs(db, userId, { now }));
+  const inputs = await repo.signalInputs(db, userId, { now });
+  const signals = evaluateSignals(inputs);
   const firing = firingNames(signals);
   const autoSuspend = deps.config.abuseAutoSuspend;
   const at = now.toISOString();
@@ -110,18 +111,25 @@ export async function evaluateAccount(deps: {
 
   let suspended = false;
   if (autoSuspend && firing.length > 0) {
-    let evidence = signals;
+    let evidence = inputs;
     const reinstatedAt = await repo.lastReinstatedAt(db, userId);
     if (reinstatedAt !== null && now.getTime() - Date.parse(reinstatedAt) < DAY_MS) {
-      evidence = evaluateSignals(await repo.signalInputs(db, userId, { now, notBefore: reinstatedAt }));
+      evidence = await repo.signalInputs(db, userId, { now, notBefore: reinstatedAt });
     }
-    if (firingNames(evidence).length > 0) {
-      const reason = `automatic: abuse signals ${describeFiring(evidence)}`;
+    const minVolume = deps.config.abuseMinVolume;
+    const grounds = suspensionGrounds(evaluateSignals(evidence), evidence, minVolume);
+    if (grounds.length > 0) {
+      const reason = `automatic: abuse signals ${describeFiring(grounds)}`;
       const account = await suspendAccount({ db, actor: systemActor, ref: userId, reason });
       suspended = true;
       log.warn(
         { event: 'account_suspended', userId, reason, automatic: true, stoppedEmails: account.stoppedEmails },
         'account suspended automatically',
+      );
+    } else if (recorded) {
+      log.info(
+        { event: 'abuse_suspension_withheld', userId, firing, attempted: evidence.attempted, minVolume },
+        'abuse signals fire below ABUSE_MIN_VOLUME: not suspended automatically',
       );
     }
   }

@@ -139,6 +139,24 @@ export function evaluateSignals(i: SignalInputs): Signal[] {
   ];
 }
 
+/** Signals measured as a share of the attempted recipients. */
+const RATE_SIGNALS: readonly SignalName[] = ['bounce_rate', 'complaint_rate', 'failure_rate'];
+
+/**
+ * The firing signals that may suspend an account automatically. A rate counts only
+ * from `minVolume` attempted recipients on (ABUSE_MIN_VOLUME): below it one report is
+ * a large share, and reports come from outside, so one forged complaint against a
+ * new account made complaint_rate 100 % and suspended it (issue 17, finding 3).
+ * Volume and repetition measure the account's own sending and are not affected.
+ */
+export function suspensionGrounds(
+  signals: readonly Signal[],
+  inputs: Pick<SignalInputs, 'attempted'>,
+  minVolume: number,
+): Signal[] {
+  return signals.filter((s) => s.fires && (!RATE_SIGNALS.includes(s.name) || inputs.attempted >= minVolume));
+}
+
 export function firingNames(signals: readonly Signal[]): SignalName[] {
   return signals.filter((s) => s.fires).map((s) => s.name);
 }

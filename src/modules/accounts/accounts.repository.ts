@@ -74,6 +74,7 @@ export async function setSuspension(
     .execute();
 }
 
+/** The operator's overrides (`emails_per_*`); the account's own limits are setOwnLimits'. */
 export async function setLimits(
   db: Kysely<Database>,
   id: string,
@@ -84,6 +85,19 @@ export async function setLimits(
   };
   if (limits.emailsPerHour !== undefined) set.emails_per_hour = limits.emailsPerHour;
   if (limits.emailsPerDay !== undefined) set.emails_per_day = limits.emailsPerDay;
+  await db.updateTable('users').set(set).where('id', '=', id).execute();
+}
+
+/** The account's own limits (`own_emails_per_*`), which can only lower its allowance. */
+export async function setOwnLimits(
+  db: Kysely<Database>,
+  id: string,
+  limits: { emailsPerHour?: number | null; emailsPerDay?: number | null },
+): Promise<void> {
+  const set: { own_emails_per_hour?: number | null; own_emails_per_day?: number | null; updated_at: string } =
+    { updated_at: isoNow() };
+  if (limits.emailsPerHour !== undefined) set.own_emails_per_hour = limits.emailsPerHour;
+  if (limits.emailsPerDay !== undefined) set.own_emails_per_day = limits.emailsPerDay;
   await db.updateTable('users').set(set).where('id', '=', id).execute();
 }
 

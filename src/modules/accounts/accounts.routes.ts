@@ -1,46 +1,100 @@
-import Router from '@koa/router';
 import { readBody } from '../../http/body';
-import type { ApiDeps, AppState } from '../../http/context';
+import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
-import { authenticate } from '../../http/authenticate';
 import { rateLimitByIp } from '../../http/rate-limit';
 import type { RateLimiter } from '../../http/rate-limiter';
+import { RouteGroup } from '../../http/route';
 import { changePasswordBody, loginBody, registerBody } from './accounts.schemas';
 import { changePassword, getAccount, login, register } from './accounts.usecases';
 
+/**
+ * Credential bodies are read before any authentication: a few fields, so a small cap keeps an
+ * anonymous caller from making the service parse megabytes (issue 17 finding 5).
+ */
+const CREDENTIAL_BODY_BYTES = 16 * 1024;
+
 /** `/v1/auth/*`: register, login, me, change-password. Credential endpoints share a per-IP attempt budget. */
-export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/v1/auth' });
+export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): RouteGroup {
+  const routes = new RouteGroup(deps, '/v1/auth', 'Account');
   const limited = rateLimitByIp(credentialLimiter, 'credentials');
 
-  router.post('/register', limited, async (ctx) => {
-    const input = await readBody(ctx, registerBody);
-    ctx.status = 201;
-    ctx.body = await register({ db: deps.db, sessions: deps.sessions, actor: requestActor(ctx), input });
-  });
+  routes.define(
+    {
+      method: 'post',
+      path: '/register',
+      auth: 'none',
+      before: limited,
+      operationId: 'register',
+      summary: 'Create an account; answers a session token',
+      body: registerBody,
+      ok: { status: 201, schema: 'Session', description: 'Registered' },
+      errors: ['EMAIL_ALREADY_REGISTERED'],
+    },
+    async (ctx) => {
+      const input = await readBody(ctx, registerBody, CREDENTIAL_BODY_BYTES);
+      ctx.status = 201;
+      ctx.body = await register({ db: deps.db, sessions: deps.sessions, actor: requestActor(ctx), input });
+    },
+  );
 
-  router.post('/login', limited, async (ctx) => {
-    const input = await readBody(ctx, loginBody);
-    ctx.body = await login({ db: deps.db, sessions: deps.sessions, actor: requestActor(ctx), input });
-  });
+  routes.define(
+    {
+      method: 'post',
+      path: '/login',
+      auth: 'none',
+      before: limited,
+      operationId: 'login',
+      summary: 'Exchange email and password for a session token',
+      body: loginBody,
+      ok: { status: 200, schema: 'Session', description: 'Logged in' },
+      errors: ['INVALID_CREDENTIALS', 'ACCOUNT_SUSPENDED'],
+    },
+    async (ctx) => {
+      const input = await readBody(ctx, loginBody, CREDENTIAL_BODY_BYTES);
+      ctx.body = await login({ db: deps.db, sessions: deps.sessions, actor: requestActor(ctx), input });
+    },
+  );
 
-  router.get('/me', authenticate(deps), async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const account = await getAccount({ db: deps.db, userId });
-    ctx.body = { id: account.id, email: account.email, name: account.name, status: account.status };
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/me',
+      auth: 'either',
+      operationId: 'me',
+      summary: 'The calling account',
+      ok: { status: 200, schema: 'Me', description: 'The account' },
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const account = await getAccount({ db: deps.db, userId });
+      ctx.body = { id: account.id, email: account.email, name: account.name, status: account.status };
+    },
+  );
 
-  router.post('/change-password', limited, authenticate(deps), async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const input = await readBody(ctx, changePasswordBody);
-    ctx.body = await changePassword({
-      db: deps.db,
-      sessions: deps.sessions,
-      actor: requestActor(ctx),
-      userId,
-      input,
-    });
-  });
+  routes.define(
+    {
+      method: 'post',
+      path: '/change-password',
+      auth: 'either',
+      before: limited,
+      operationId: 'changePassword',
+      summary: 'Change the password; ends every earlier session and answers a fresh one',
+      body: changePasswordBody,
+      ok: { status: 200, schema: 'Session', description: 'Changed' },
+      errors: ['INVALID_CREDENTIALS'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const input = await readBody(ctx, changePasswordBody, CREDENTIAL_BODY_BYTES);
+      ctx.body = await changePassword({
+        db: deps.db,
+        sessions: deps.sessions,
+        actor: requestActor(ctx),
+        userId,
+        input,
+      });
+    },
+  );
 
-  return router;
+  return routes;
 }

@@ -23,8 +23,12 @@ export interface AccountView extends PublicUser {
   readonly createdAt: string;
   readonly suspendedAt: string | null;
   readonly suspensionReason: string | null;
+  /** The operator's overrides (null: the platform default). */
   readonly emailsPerHour: number | null;
   readonly emailsPerDay: number | null;
+  /** The account's own lower limits (null: none); the allowance is the lower of the two. */
+  readonly ownEmailsPerHour: number | null;
+  readonly ownEmailsPerDay: number | null;
 }
 
 export interface SessionResult {
@@ -51,6 +55,8 @@ export function accountView(row: UserRow): AccountView {
     suspensionReason: row.suspension_reason,
     emailsPerHour: row.emails_per_hour,
     emailsPerDay: row.emails_per_day,
+    ownEmailsPerHour: row.own_emails_per_hour,
+    ownEmailsPerDay: row.own_emails_per_day,
   };
 }
 
@@ -216,7 +222,10 @@ export async function reinstateAccount(deps: Deps & { ref: string }): Promise<Ac
   return getAccount({ db, userId: row.id });
 }
 
-/** Operator override of an account's quotas; null returns a limit to the platform default. */
+/**
+ * Operator override of an account's quotas (raise or throttle); null returns a limit to the
+ * platform default. The account's own lower limits stay, and still lower the allowance.
+ */
 export async function setAccountLimits(
   deps: Deps & { ref: string; limits: { emailsPerHour?: number | null; emailsPerDay?: number | null } },
 ): Promise<AccountView> {
@@ -230,7 +239,7 @@ export async function setAccountLimits(
       action: 'settings.limits_updated',
       resource: 'user',
       resourceId: row.id,
-      details: { ...deps.limits },
+      details: { ...deps.limits, scope: 'operator' },
     });
   });
   return getAccount({ db, userId: row.id });

@@ -1,10 +1,10 @@
-import Router from '@koa/router';
 import { z } from 'zod';
 import { hasControlChars } from '../../shared/text';
-import { authenticate, requireSession } from '../../http/authenticate';
+import { requireSession } from '../../http/authenticate';
 import { readBody } from '../../http/body';
-import type { ApiDeps, AppState } from '../../http/context';
+import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
+import { RouteGroup } from '../../http/route';
 import { listKeys } from './api-keys.repository';
 import { apiKeyView, createApiKey, revokeApiKey } from './api-keys.usecases';
 
@@ -20,31 +20,63 @@ export const createBody = z.strictObject({
 });
 
 /** `/v1/api-keys`: creating and revoking need a session; listing works with either token. */
-export function apiKeyRoutes(deps: ApiDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/v1/api-keys' });
-  router.use(authenticate(deps));
+export function apiKeyRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/v1/api-keys', 'API keys');
 
-  router.post('/', async (ctx) => {
-    const userId = requireSession(ctx);
-    const input = await readBody(ctx, createBody);
-    ctx.status = 201;
-    ctx.body = await createApiKey({ db: deps.db, userId, actor: requestActor(ctx), input });
-  });
+  routes.define(
+    {
+      method: 'post',
+      path: '/',
+      auth: 'session',
+      operationId: 'createApiKey',
+      summary: 'Create an API key (session token only); the token is shown once',
+      body: createBody,
+      ok: { status: 201, schema: 'CreatedApiKey', description: 'Created' },
+    },
+    async (ctx) => {
+      const userId = requireSession(ctx);
+      const input = await readBody(ctx, createBody);
+      ctx.status = 201;
+      ctx.body = await createApiKey({ db: deps.db, userId, actor: requestActor(ctx), input });
+    },
+  );
 
-  router.get('/', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    ctx.body = { data: (await listKeys(deps.db, userId)).map(apiKeyView) };
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/',
+      auth: 'either',
+      operationId: 'listApiKeys',
+      summary: 'List the account’s keys (never their tokens)',
+      ok: { status: 200, schema: 'ApiKeyList', description: 'Keys' },
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = { data: (await listKeys(deps.db, userId)).map(apiKeyView) };
+    },
+  );
 
-  router.delete('/:keyId', async (ctx) => {
-    const userId = requireSession(ctx);
-    ctx.body = await revokeApiKey({
-      db: deps.db,
-      userId,
-      actor: requestActor(ctx),
-      keyId: ctx.params.keyId ?? '',
-    });
-  });
+  routes.define(
+    {
+      method: 'delete',
+      path: '/:keyId',
+      ids: { keyId: 'key' },
+      auth: 'session',
+      operationId: 'revokeApiKey',
+      summary: 'Revoke a key (session token only); effective immediately',
+      ok: { status: 200, schema: 'ApiKey', description: 'The revoked key' },
+      errors: ['API_KEY_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const userId = requireSession(ctx);
+      ctx.body = await revokeApiKey({
+        db: deps.db,
+        userId,
+        actor: requestActor(ctx),
+        keyId: ctx.params.keyId ?? '',
+      });
+    },
+  );
 
-  return router;
+  return routes;
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { AppConfig } from '../../config';
 import type { Database } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
@@ -7,13 +8,14 @@ import type { JobHandler } from '../../worker/job-handler';
 import { PermanentJobError } from '../../worker/job-handler';
 import * as delivery from '../emails/delivery.repository';
 import type { EmailRow } from '../emails/delivery.repository';
+import { verpKey } from '../emails/verp-address';
 import { deleteRawMessage, readRawMessage } from '../inbound/raw-store';
 import type { AppliedEffect } from './bounce-effects';
 import { applyReportEffects, reportReason } from './bounce-effects';
 import type { BounceResult } from './bounce-result';
 import type { ReportReading } from './classify-report';
 import { readReport } from './classify-report';
-import type { MatchedBy, MessageCandidates, RecipientMapping } from './intake-match';
+import type { MatchedBy, MessageCandidates, RecipientMapping, VerpCandidate } from './intake-match';
 import { mapResults, messageCandidates } from './intake-match';
 import type { BounceJobPayload } from './intake-payload';
 import { parseBouncePayload, reportSource } from './intake-payload';
@@ -32,24 +34,30 @@ export type ReportOutcome =
       readonly effects: readonly AppliedEffect[];
     };
 
-/** The message a report is about: envelope VERP, then VERP in its headers, then the quoted Message-ID. */
+/**
+ * The message a report is about: envelope VERP, then VERP in its headers, then the
+ * quoted Message-ID; always within the report's scope (issue 17, finding 3). A tagged
+ * VERP names its message and domain together; a Message-ID anyone who saw the message
+ * can quote, so it finds only mail of a domain in scope, sent by the account that
+ * holds that domain verified.
+ */
 async function findMessage(
   db: Kysely<Database>,
   c: MessageCandidates,
 ): Promise<{ email: EmailRow; matchedBy: MatchedBy } | undefined> {
-  const byId: [MatchedBy, readonly string[]][] = [
+  const byVerp: [MatchedBy, readonly VerpCandidate[]][] = [
     ['verp', c.verp],
     ['verp_header', c.verpHeader],
   ];
-  for (const [matchedBy, ids] of byId) {
-    for (const id of ids) {
-      const email = await delivery.findEmail(db, id);
+  for (const [matchedBy, candidates] of byVerp) {
+    for (const candidate of candidates) {
+      const email = await repo.findEmailOfDomain(db, candidate);
       if (email) return { email, matchedBy };
     }
   }
   if (c.messageId === null) return undefined;
   for (const id of new Set([c.messageId, c.messageId.toLowerCase()])) {
-    const email = await repo.findEmailByMessageId(db, id);
+    const email = await repo.findEmailByMessageId(db, id, c.scope);
     if (email) return { email, matchedBy: 'message_id' };
   }
   return undefined;
@@ -62,7 +70,12 @@ async function findMessage(
  */
 export async function processReport(
   db: Kysely<Database>,
-  input: { readonly payload: BounceJobPayload; readonly raw: Buffer },
+  input: {
+    readonly payload: BounceJobPayload;
+    readonly raw: Buffer;
+    /** The VERP tag key (`verpKey(SECRET_KEY)`). */
+    readonly verpKey: Buffer;
+  },
 ): Promise<ReportOutcome> {
   const { payload, raw } = input;
   const sha256 = crypto.createHash('sha256').update(raw).digest('hex');
@@ -71,6 +84,7 @@ export async function processReport(
     rcptTo: payload.rcptTo,
     raw,
     originalMessageId: reading.originalMessageId,
+    verpKey: input.verpKey,
   });
   return db.transaction().execute(async (trx): Promise<ReportOutcome> => {
     const at = isoNow();
@@ -166,7 +180,11 @@ async function readReportFile(
  * `bounce-processing`: one stored report from the MX or `POST /internal/bounces`. The
  * raw file is deleted once its processing committed; `bounce_reports` keeps the reading.
  */
-export function createBounceHandler(deps: { readonly db: Kysely<Database> }): JobHandler {
+export function createBounceHandler(deps: {
+  readonly db: Kysely<Database>;
+  readonly config: Pick<AppConfig, 'secretKey'>;
+}): JobHandler {
+  const key = verpKey(deps.config.secretKey);
   return async (job, ctx) => {
     const payload = parseBouncePayload(job.payload);
     if (!payload) throw new PermanentJobError('bounce-processing payload does not parse');
@@ -175,7 +193,7 @@ export function createBounceHandler(deps: { readonly db: Kysely<Database> }): Jo
       ? undefined
       : await readReportFile(deps.db, payload, log);
     const outcome: ReportOutcome = raw
-      ? await processReport(deps.db, { payload, raw })
+      ? await processReport(deps.db, { payload, raw, verpKey: key })
       : { kind: 'duplicate' };
     logOutcome(log, payload, outcome);
     await deleteRawMessage(payload.rawPath).catch((err: unknown) => {

@@ -1,6 +1,7 @@
 // Which message and which of its recipients a report is about (issue 5, item 4). Pure:
 // the job looks the candidates up in the database, in the order given here.
-import { emailIdFromVerp } from '../emails/mta-outcome';
+import type { VerpParts } from '../emails/verp-address';
+import { parseVerp, verifiedVerp } from '../emails/verp-address';
 import type { BounceKind, BounceResult } from './bounce-result';
 import { headerAddresses } from './email-address';
 import { allFields, parseHeaderBlock, splitHeaderBody } from './header-fields';
@@ -9,14 +10,32 @@ import { toByteString } from './mime-message';
 /** How a report was tied to its message (stored as `bounce_reports.matched_by`). */
 export type MatchedBy = 'verp' | 'verp_header' | 'message_id';
 
+/** A VERP address whose tag verified: the message it names and that message's sending domain. */
+export interface VerpCandidate {
+  readonly emailId: string;
+  readonly domain: string;
+}
+
 /** What a report offers for finding its message, strongest evidence first. */
 export interface MessageCandidates {
-  /** Email ids of VERP addresses among the envelope recipients (the MX hook's `rcptTo`). */
-  readonly verp: readonly string[];
-  /** Email ids of VERP addresses in the report's own delivery headers (To, Delivered-To …). */
-  readonly verpHeader: readonly string[];
+  /** Tagged VERP addresses among the envelope recipients (the MX hook's `rcptTo`), within `scope`. */
+  readonly verp: readonly VerpCandidate[];
+  /** Tagged VERP addresses in the report's own delivery headers (To, Delivered-To …), within `scope`. */
+  readonly verpHeader: readonly VerpCandidate[];
   /** The Message-ID of the returned message, as the report quotes it. */
   readonly messageId: string | null;
+  /**
+   * Sending domains whose mail the report may affect (issue 17, finding 3): those of
+   * the return-path hosts it was sent to (`bounce.<domain>`). From the MX, the envelope
+   * recipients' hosts; from the operator's endpoint, the return-path hosts the report's
+   * own delivery headers name, or null (any domain) when they name none.
+   */
+  readonly scope: readonly string[] | null;
+  /**
+   * Email ids of VERP-shaped addresses that name nothing: tag missing or wrong, or a
+   * domain outside `scope`. Logged with `bounce_unmatched`, never looked up.
+   */
+  readonly refused: readonly string[];
 }
 
 /**
@@ -26,29 +45,76 @@ export interface MessageCandidates {
  */
 const DELIVERY_HEADERS = ['delivered-to', 'x-original-to', 'envelope-to', 'x-envelope-to', 'to'];
 
+const RETURN_PATH_PREFIX = 'bounce.';
+
 /** Header block of the report itself (never of the message it returns), bounded. */
 function reportHeaders(raw: Buffer | string): string {
   const head = typeof raw === 'string' ? raw.slice(0, 64 * 1024) : raw.subarray(0, 64 * 1024);
   return splitHeaderBody(toByteString(head)).head;
 }
 
-function unique(ids: readonly (string | undefined)[]): string[] {
-  return [...new Set(ids.filter((id): id is string => id !== undefined))];
+/** The sending domain of a return-path host address (`x@bounce.<domain>`), lower-case. */
+function returnPathDomain(address: string): string | undefined {
+  const at = address.lastIndexOf('@');
+  const host = address
+    .slice(at + 1)
+    .replace(/>$/, '')
+    .trim()
+    .toLowerCase();
+  return at >= 0 && host.startsWith(RETURN_PATH_PREFIX) && host.length > RETURN_PATH_PREFIX.length
+    ? host.slice(RETURN_PATH_PREFIX.length)
+    : undefined;
+}
+
+function uniqueStrings(values: readonly (string | undefined)[]): string[] {
+  return [...new Set(values.filter((v): v is string => v !== undefined))];
+}
+
+function sortVerp(
+  addresses: readonly string[],
+  key: Buffer,
+  scope: readonly string[] | null,
+  refused: Set<string>,
+): VerpCandidate[] {
+  const seen = new Map<string, VerpCandidate>();
+  for (const address of addresses) {
+    const shape: VerpParts | undefined = parseVerp(address);
+    if (!shape) continue;
+    const tagged = verifiedVerp(address, key);
+    if (!tagged || (scope !== null && !scope.includes(tagged.domain))) {
+      refused.add(shape.emailId);
+      continue;
+    }
+    seen.set(`${tagged.emailId}@${tagged.domain}`, { emailId: tagged.emailId, domain: tagged.domain });
+  }
+  return [...seen.values()];
 }
 
 export function messageCandidates(input: {
   readonly rcptTo: readonly string[];
   readonly raw: Buffer | string;
   readonly originalMessageId: string | null;
+  /** The VERP tag key (`verpKey(SECRET_KEY)`). */
+  readonly verpKey: Buffer;
 }): MessageCandidates {
   const fields = parseHeaderBlock(reportHeaders(input.raw));
-  const headerIds = DELIVERY_HEADERS.flatMap((name) =>
-    allFields(fields, name).flatMap((v) => headerAddresses(v).map((a) => emailIdFromVerp(a))),
+  const headerAddrs = DELIVERY_HEADERS.flatMap((name) =>
+    allFields(fields, name).flatMap((v) => headerAddresses(v)),
   );
+  const envelope = input.rcptTo.map((a) => a.trim().replace(/^<|>$/g, ''));
+  // The MX only hands over recipients at return-path hosts, so an envelope always
+  // scopes (to nothing, should a host not have the form). The endpoint has no
+  // envelope: the report's own headers say which return path it was sent to.
+  const named = uniqueStrings(headerAddrs.map(returnPathDomain));
+  const scope =
+    envelope.length > 0 ? uniqueStrings(envelope.map(returnPathDomain)) : named.length > 0 ? named : null;
+  const refused = new Set<string>();
   return {
-    verp: unique(input.rcptTo.map((a) => emailIdFromVerp(a.replace(/^<|>$/g, '')))),
-    verpHeader: unique(headerIds),
+    verp: sortVerp(envelope, input.verpKey, scope, refused),
+    verpHeader: sortVerp(headerAddrs, input.verpKey, scope, refused),
     messageId: input.originalMessageId?.trim() || null,
+    scope,
+    refused: [...refused],
   };
 }
 

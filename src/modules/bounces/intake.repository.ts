@@ -32,18 +32,52 @@ export async function findReport(db: Kysely<Database>, sha256: string): Promise<
 }
 
 /**
+ * The message a tagged VERP address names, if it was sent from that domain (the tag
+ * covers both, so anything else is a configuration fault, not a match).
+ */
+export async function findEmailOfDomain(
+  db: Kysely<Database>,
+  by: { readonly emailId: string; readonly domain: string },
+): Promise<EmailRow | undefined> {
+  return db
+    .selectFrom('emails')
+    .innerJoin('domains', 'domains.id', 'emails.domain_id')
+    .selectAll('emails')
+    .where('emails.id', '=', by.emailId)
+    .where('domains.domain', '=', by.domain)
+    .executeTakeFirst();
+}
+
+/**
  * The message with this Message-ID. Ours are `<email_…@domain>`, unique by their id;
- * the first one sent wins should a client-chosen id ever repeat.
+ * the first one sent wins should a client-chosen id ever repeat. With a scope, only
+ * mail sent from one of those domains by the account holding it VERIFIED (a name may
+ * sit on several accounts, verified on one: docs/domains.md); null is the operator's
+ * unscoped lookup.
  */
 export async function findEmailByMessageId(
   db: Kysely<Database>,
   messageId: string,
+  scope: readonly string[] | null,
 ): Promise<EmailRow | undefined> {
+  if (scope === null) {
+    return db
+      .selectFrom('emails')
+      .selectAll()
+      .where('message_id', '=', messageId)
+      .orderBy('id', 'asc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+  if (scope.length === 0) return undefined;
   return db
     .selectFrom('emails')
-    .selectAll()
-    .where('message_id', '=', messageId)
-    .orderBy('id', 'asc')
+    .innerJoin('domains', 'domains.id', 'emails.domain_id')
+    .selectAll('emails')
+    .where('emails.message_id', '=', messageId)
+    .where('domains.domain', 'in', [...scope])
+    .where('domains.status', '=', 'VERIFIED')
+    .orderBy('emails.id', 'asc')
     .limit(1)
     .executeTakeFirst();
 }

@@ -1,7 +1,6 @@
-import Router from '@koa/router';
 import { readRawBody } from '../../http/body';
-import type { ApiDeps, AppState } from '../../http/context';
-import { requireInternalToken } from '../../http/internal-auth';
+import type { ApiDeps } from '../../http/context';
+import { RouteGroup } from '../../http/route';
 import { validationError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { storeRawMessage } from '../inbound/raw-store';
@@ -16,34 +15,46 @@ export const MAX_REPORT_BYTES = 10 * 1024 * 1024;
  * durably, one `bounce-processing` job is enqueued, and 202 is answered only after
  * that commit, so an accepted report is never lost.
  */
-export function internalBounceRoutes(deps: ApiDeps): Router<AppState> {
-  const router = new Router<AppState>();
-  router.post('/internal/bounces', requireInternalToken(deps.config.internalApiToken), async (ctx) => {
-    const body = await readRawBody(ctx, MAX_REPORT_BYTES);
-    if (body.length === 0) throw validationError('The request body must be the raw report');
-    const stored = await storeRawMessage(deps.config.dataDir, body);
-    const job = await enqueueBounceReport(deps.db, {
-      rawPath: stored.path,
-      sha256: stored.sha256,
-      size: stored.size,
-      mailFrom: null,
-      rcptTo: [],
-      remoteIp: ctx.ip || null,
-      helo: null,
-      receivedAt: isoNow(),
-    });
-    deps.log.info(
-      {
-        event: 'bounce_report_received',
-        source: 'api',
-        jobId: job.id,
+export function internalBounceRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/internal/bounces', 'Operator');
+  routes.define(
+    {
+      method: 'post',
+      path: '/',
+      auth: 'internal',
+      operationId: 'submitBounceReport',
+      summary: 'Submit a raw bounce or complaint report (DSN, ARF); 202 once stored and queued',
+      rawBody: { contentType: 'message/rfc822', description: 'The raw report, any content type' },
+      ok: { status: 202, schema: 'BounceAccepted', description: 'Queued for processing' },
+      errors: ['PAYLOAD_TOO_LARGE'],
+    },
+    async (ctx) => {
+      const body = await readRawBody(ctx, MAX_REPORT_BYTES);
+      if (body.length === 0) throw validationError('The request body must be the raw report');
+      const stored = await storeRawMessage(deps.config.dataDir, body);
+      const job = await enqueueBounceReport(deps.db, {
+        rawPath: stored.path,
         sha256: stored.sha256,
         size: stored.size,
-      },
-      'bounce report queued',
-    );
-    ctx.status = 202;
-    ctx.body = { id: job.id, status: 'queued' };
-  });
-  return router;
+        mailFrom: null,
+        rcptTo: [],
+        remoteIp: ctx.ip || null,
+        helo: null,
+        receivedAt: isoNow(),
+      });
+      deps.log.info(
+        {
+          event: 'bounce_report_received',
+          source: 'api',
+          jobId: job.id,
+          sha256: stored.sha256,
+          size: stored.size,
+        },
+        'bounce report queued',
+      );
+      ctx.status = 202;
+      ctx.body = { id: job.id, status: 'queued' };
+    },
+  );
+  return routes;
 }

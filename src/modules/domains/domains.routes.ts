@@ -1,8 +1,7 @@
-import Router from '@koa/router';
-import { authenticate } from '../../http/authenticate';
 import { readBody } from '../../http/body';
-import type { ApiDeps, AppState } from '../../http/context';
+import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
+import { RouteGroup } from '../../http/route';
 import { createDnsResolver } from '../../shared/dns-resolver';
 import { createSealer } from '../../shared/seal';
 import { createDomainBody, patchDomainBody } from './domains.schemas';
@@ -17,9 +16,8 @@ import {
 } from './domains.usecases';
 
 /** `/v1/domains`: sending domains, their DNS records and verification. API key or session. */
-export function domainRoutes(deps: ApiDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/v1/domains' });
-  router.use(authenticate(deps));
+export function domainRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/v1/domains', 'Domains');
   const { config, db } = deps;
   const hosts: DomainHosts = {
     mailHostname: config.mailHostname,
@@ -31,59 +29,134 @@ export function domainRoutes(deps: ApiDeps): Router<AppState> {
   const sealer = createSealer({ secretKey: config.secretKey });
   const log = deps.log.child({ module: 'domains' });
 
-  router.post('/', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const input = await readBody(ctx, createDomainBody);
-    ctx.status = 201;
-    ctx.body = await createDomain({ db, userId, sealer, hosts, actor: requestActor(ctx), input });
-  });
+  routes.define(
+    {
+      method: 'post',
+      path: '/',
+      auth: 'either',
+      operationId: 'createDomain',
+      summary: 'Add a sending domain; answers the DNS records to publish',
+      body: createDomainBody,
+      ok: { status: 201, schema: 'Domain', description: 'Added (status PENDING)' },
+      errors: ['INVALID_DOMAIN', 'DOMAIN_ALREADY_EXISTS'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const input = await readBody(ctx, createDomainBody);
+      ctx.status = 201;
+      ctx.body = await createDomain({ db, userId, sealer, hosts, actor: requestActor(ctx), input });
+    },
+  );
 
-  router.get('/', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    ctx.body = { data: await listDomainViews({ db, userId, hosts }) };
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/',
+      auth: 'either',
+      operationId: 'listDomains',
+      summary: 'List the account’s domains',
+      ok: { status: 200, schema: 'DomainList', description: 'Domains' },
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = { data: await listDomainViews({ db, userId, hosts }) };
+    },
+  );
 
-  router.get('/:domainId', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    ctx.body = await getDomain({ db, userId, hosts, domainId: ctx.params.domainId ?? '' });
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/:domainId',
+      ids: { domainId: 'dom' },
+      auth: 'either',
+      operationId: 'getDomain',
+      summary: 'One domain with its records',
+      ok: { status: 200, schema: 'Domain', description: 'The domain' },
+      errors: ['DOMAIN_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await getDomain({ db, userId, hosts, domainId: ctx.params.domainId ?? '' });
+    },
+  );
 
-  router.patch('/:domainId', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const input = await readBody(ctx, patchDomainBody);
-    ctx.body = await updateDomain({
-      db,
-      userId,
-      hosts,
-      actor: requestActor(ctx),
-      domainId: ctx.params.domainId ?? '',
-      input,
-    });
-  });
+  routes.define(
+    {
+      method: 'patch',
+      path: '/:domainId',
+      ids: { domainId: 'dom' },
+      auth: 'either',
+      operationId: 'updateDomain',
+      summary: 'Receiving and sender settings',
+      body: patchDomainBody,
+      ok: { status: 200, schema: 'Domain', description: 'Updated domain' },
+      errors: ['DOMAIN_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const input = await readBody(ctx, patchDomainBody);
+      ctx.body = await updateDomain({
+        db,
+        userId,
+        hosts,
+        actor: requestActor(ctx),
+        domainId: ctx.params.domainId ?? '',
+        input,
+      });
+    },
+  );
 
-  router.delete('/:domainId', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    ctx.body = await deleteDomain({
-      db,
-      userId,
-      actor: requestActor(ctx),
-      domainId: ctx.params.domainId ?? '',
-    });
-  });
+  routes.define(
+    {
+      method: 'delete',
+      path: '/:domainId',
+      ids: { domainId: 'dom' },
+      auth: 'either',
+      operationId: 'deleteDomain',
+      summary: 'Delete a domain that has never sent mail',
+      ok: { status: 200, schema: 'DeletedDomain', description: 'Deleted' },
+      errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_HAS_HISTORY'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await deleteDomain({
+        db,
+        userId,
+        actor: requestActor(ctx),
+        domainId: ctx.params.domainId ?? '',
+      });
+    },
+  );
 
-  router.post('/:domainId/verify', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    ctx.body = await verifyDomain({
-      db,
-      resolver,
-      hosts,
-      intervalS: config.dnsRecheckIntervalS,
-      log,
-      userId,
-      actor: requestActor(ctx),
-      domainId: ctx.params.domainId ?? '',
-    });
-  });
+  routes.define(
+    {
+      method: 'post',
+      path: '/:domainId/verify',
+      ids: { domainId: 'dom' },
+      auth: 'either',
+      operationId: 'verifyDomain',
+      summary: 'Check the published records now; SPF and DKIM passing makes the domain VERIFIED',
+      ok: {
+        status: 200,
+        schema: 'Verification',
+        description: 'The verification result (also when not verified)',
+      },
+      errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_VERIFIED_ELSEWHERE'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await verifyDomain({
+        db,
+        resolver,
+        hosts,
+        intervalS: config.dnsRecheckIntervalS,
+        log,
+        userId,
+        actor: requestActor(ctx),
+        domainId: ctx.params.domainId ?? '',
+      });
+    },
+  );
 
-  return router;
+  return routes;
 }

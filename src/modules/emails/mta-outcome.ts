@@ -60,13 +60,5 @@ export function parseMtaOutcome(v: unknown): MtaOutcomePayload | undefined {
   };
 }
 
-/** `bounce+<email_id>@bounce.<domain>`: the VERP envelope sender of every message we send. */
-export function verpAddress(emailId: string, domain: string): string {
-  return `bounce+${emailId}@bounce.${domain}`;
-}
-
-/** The email id a VERP address carries, or undefined. */
-export function emailIdFromVerp(address: string): string | undefined {
-  const m = /^bounce\+(email_[0-9a-z]{26})@/i.exec(address.trim());
-  return m?.[1]?.toLowerCase();
-}
+// The MTA plugins read the email id of a VERP sender from here (src/modules/emails/verp-address.ts).
+export { emailIdFromVerp } from './verp-address';

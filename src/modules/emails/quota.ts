@@ -21,9 +21,10 @@ export type QuotaConfig = Pick<
 >;
 
 /**
- * The account's allowance: its overrides, else the platform defaults; during the
- * first 24 hours the hourly default is NEW_ACCOUNT_EMAILS_PER_HOUR unless an
- * operator set the account's own hourly limit.
+ * The account's allowance: the operator's override, else the platform default (during
+ * the first 24 hours the hourly default is NEW_ACCOUNT_EMAILS_PER_HOUR), lowered by
+ * the account's own limit when it set one. The account's own value can only lower it
+ * (issue 17 finding 7: a self-service value used to replace the default and the override).
  */
 export function effectiveLimits(user: UserRow, config: QuotaConfig, now = Date.now()): QuotaLimits {
   const isNew = now - Date.parse(user.created_at) < DAY_MS;
@@ -31,9 +32,13 @@ export function effectiveLimits(user: UserRow, config: QuotaConfig, now = Date.n
     ? Math.min(config.rateLimitEmailsPerHour, config.newAccountEmailsPerHour)
     : config.rateLimitEmailsPerHour;
   return {
-    hour: user.emails_per_hour ?? defaultHour,
-    day: user.emails_per_day ?? config.rateLimitEmailsPerDay,
+    hour: lowered(user.emails_per_hour ?? defaultHour, user.own_emails_per_hour),
+    day: lowered(user.emails_per_day ?? config.rateLimitEmailsPerDay, user.own_emails_per_day),
   };
+}
+
+function lowered(limit: number, own: number | null): number {
+  return own === null ? limit : Math.min(limit, own);
 }
 
 type ScopeName = 'user' | 'domain' | 'api_key';

@@ -15,7 +15,7 @@ import { brandingForSend } from '../branding/branding.usecases';
 import { appendFooter } from '../branding/logo-token';
 import { buildMime, mimeInputFrom } from './mime-builder';
 import { findRawMessage } from './submit-message';
-import { verpAddress } from './mta-outcome';
+import { verpAddress } from './verp-address';
 import { BEFORE_HAND_OFF, failMessage, recordSent } from './send-records';
 
 /** What happens to the message when the MTA could not be reached or answered 4xx. */
@@ -46,6 +46,8 @@ export interface AttemptDeps {
   readonly logger: Logger;
   /** BASE_URL, for the account footer's `{{logo_url}}`. */
   readonly baseUrl: string;
+  /** The VERP tag key (`verpKey(SECRET_KEY)`), for the envelope sender. */
+  readonly verpKey: Buffer;
   readonly signal?: AbortSignal | undefined;
   /**
    * The worker's group commit: the attempt's transactions share commits with other
@@ -117,7 +119,7 @@ export async function attemptSend(
   let accepted: HandOffAccepted;
   try {
     accepted = await deps.inject({
-      from: verpAddress(email.id, email.domain_name),
+      from: verpAddress(email.id, email.domain_name, deps.verpKey),
       to: recipients.map((r) => r.address),
       raw,
       signal: deps.signal,

@@ -9,6 +9,7 @@ import type { Injector } from './inject-client';
 import { createInjector } from './inject-client';
 import type { TransientPlan } from './send-attempt';
 import { attemptSend } from './send-attempt';
+import { verpKey } from './verp-address';
 
 export const EMAIL_SEND_QUEUE = 'email-send';
 /** Spec: parked messages wait here for a slow retry (operators alert on its depth). */
@@ -139,6 +140,7 @@ function injectorOf(deps: SendJobDeps): Injector {
  */
 export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
   const inject = injectorOf(deps);
+  const key = verpKey(deps.config.secretKey);
   return async (job, ctx) => {
     const payload = parseEmailSendPayload(job.payload);
     if (!payload) throw new PermanentJobError('email-send payload is not {emailId}');
@@ -147,7 +149,15 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
       job.attempts >= budget ? { kind: 'park', job: stagedSendJob(payload.emailId, 1) } : { kind: 'retry' };
     const logger = ctx.logger.child({ module: 'emails' });
     const result = await attemptSend(
-      { db: deps.db, writes: deps.writes, inject, logger, signal: ctx.signal, baseUrl: deps.config.baseUrl },
+      {
+        db: deps.db,
+        writes: deps.writes,
+        inject,
+        logger,
+        signal: ctx.signal,
+        baseUrl: deps.config.baseUrl,
+        verpKey: key,
+      },
       payload.emailId,
       plan,
     );
@@ -163,6 +173,7 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
  */
 export function createStagedSendHandler(deps: SendJobDeps): JobHandler {
   const inject = injectorOf(deps);
+  const key = verpKey(deps.config.secretKey);
   return async (job, ctx) => {
     const payload = parseStagedSendPayload(job.payload);
     if (!payload) throw new PermanentJobError('email-send:failed payload is not {emailId, stage}');
@@ -172,7 +183,15 @@ export function createStagedSendHandler(deps: SendJobDeps): JobHandler {
         : { kind: 'give-up' };
     const logger = ctx.logger.child({ module: 'emails', stage: payload.stage });
     const result = await attemptSend(
-      { db: deps.db, writes: deps.writes, inject, logger, signal: ctx.signal, baseUrl: deps.config.baseUrl },
+      {
+        db: deps.db,
+        writes: deps.writes,
+        inject,
+        logger,
+        signal: ctx.signal,
+        baseUrl: deps.config.baseUrl,
+        verpKey: key,
+      },
       payload.emailId,
       plan,
     );

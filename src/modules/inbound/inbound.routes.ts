@@ -1,8 +1,7 @@
-import Router from '@koa/router';
-import { authenticate } from '../../http/authenticate';
 import { readBody, validate } from '../../http/body';
-import type { ApiDeps, AppState } from '../../http/context';
+import type { ApiDeps } from '../../http/context';
 import { requireAuth } from '../../http/context';
+import { RouteGroup } from '../../http/route';
 import { validationError } from '../../shared/app-error';
 import { contentDisposition, safeContentType } from './inbound-view';
 import { listInboundQuery, patchInboundBody } from './inbound.schemas';
@@ -30,69 +29,140 @@ function decodeCursor(cursor: string): string {
 }
 
 /** `/v1/inbound`: received mail of the calling account (spec: Inbound mail). */
-export function inboundRoutes(deps: ApiDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/v1/inbound' });
-  router.use(authenticate(deps));
+export function inboundRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/v1/inbound', 'Inbound');
 
-  router.get('/', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const q = validate(listInboundQuery, ctx.query);
-    const page = await listInboundViews({
-      db: deps.db,
-      query: {
-        userId,
-        unread: q.unread === 'true',
-        domainId: q.domainId,
-        search: q.search?.trim(),
-        beforeId: q.cursor === undefined ? undefined : decodeCursor(q.cursor),
-        limit: q.limit,
-      },
-    });
-    ctx.body = {
-      data: page.data,
-      hasMore: page.hasMore,
-      nextCursor: page.lastId && page.hasMore ? encodeCursor(page.lastId) : null,
-    };
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/',
+      auth: 'either',
+      operationId: 'listInbound',
+      summary: 'List received messages, newest first',
+      query: listInboundQuery,
+      ok: { status: 200, schema: 'InboundPage', description: 'A page of message summaries' },
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const q = validate(listInboundQuery, ctx.query);
+      const page = await listInboundViews({
+        db: deps.db,
+        query: {
+          userId,
+          unread: q.unread === 'true',
+          domainId: q.domainId,
+          search: q.search?.trim(),
+          beforeId: q.cursor === undefined ? undefined : decodeCursor(q.cursor),
+          limit: q.limit,
+        },
+      });
+      ctx.body = {
+        data: page.data,
+        hasMore: page.hasMore,
+        nextCursor: page.lastId && page.hasMore ? encodeCursor(page.lastId) : null,
+      };
+    },
+  );
 
-  router.get('/:id', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    ctx.body = await openInbound({ db: deps.db, userId, id: ctx.params.id ?? '' });
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/:id',
+      ids: { id: 'inb' },
+      auth: 'either',
+      operationId: 'getInbound',
+      summary: 'One received message; marks it read',
+      ok: { status: 200, schema: 'InboundMessage', description: 'The message' },
+      errors: ['EMAIL_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await openInbound({ db: deps.db, userId, id: ctx.params.id ?? '' });
+    },
+  );
 
-  router.patch('/:id', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const input = await readBody(ctx, patchInboundBody);
-    ctx.body = await markInbound({ db: deps.db, userId, id: ctx.params.id ?? '', read: input.read });
-  });
+  routes.define(
+    {
+      method: 'patch',
+      path: '/:id',
+      ids: { id: 'inb' },
+      auth: 'either',
+      operationId: 'markInbound',
+      summary: 'Mark read or unread',
+      body: patchInboundBody,
+      ok: { status: 200, schema: 'InboundMessage', description: 'The message' },
+      errors: ['EMAIL_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const input = await readBody(ctx, patchInboundBody);
+      ctx.body = await markInbound({ db: deps.db, userId, id: ctx.params.id ?? '', read: input.read });
+    },
+  );
 
-  router.delete('/:id', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    ctx.body = await deleteInboundMessage({ db: deps.db, log: deps.log, userId, id: ctx.params.id ?? '' });
-  });
+  routes.define(
+    {
+      method: 'delete',
+      path: '/:id',
+      ids: { id: 'inb' },
+      auth: 'either',
+      operationId: 'deleteInbound',
+      summary: 'Delete a received message and its attachments',
+      ok: { status: 200, schema: 'Deleted', description: 'Deleted' },
+      errors: ['EMAIL_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await deleteInboundMessage({ db: deps.db, log: deps.log, userId, id: ctx.params.id ?? '' });
+    },
+  );
 
-  router.get('/:id/attachments/:attachmentId', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const id = ctx.params.id ?? '';
-    const attachmentId = ctx.params.attachmentId ?? '';
-    const file = await getAttachment({ db: deps.db, userId, id, attachmentId });
-    ctx.set('Content-Disposition', contentDisposition(file.filename, attachmentId));
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    // Should a browser render it anyway: no scripts, no origin.
-    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
-    ctx.type = safeContentType(file.contentType);
-    ctx.body = file.content;
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/:id/attachments/:attachmentId',
+      ids: { id: 'inb' },
+      auth: 'either',
+      operationId: 'getInboundAttachment',
+      summary: 'An attachment’s bytes (`Content-Disposition: attachment`, nosniff)',
+      ok: { status: 200, description: 'The file', contentType: 'application/octet-stream' },
+      errors: ['EMAIL_NOT_FOUND', 'ATTACHMENT_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const id = ctx.params.id ?? '';
+      const attachmentId = ctx.params.attachmentId ?? '';
+      const file = await getAttachment({ db: deps.db, userId, id, attachmentId });
+      ctx.set('Content-Disposition', contentDisposition(file.filename, attachmentId));
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      // Should a browser render it anyway: no scripts, no origin.
+      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+      ctx.type = safeContentType(file.contentType);
+      ctx.body = file.content;
+    },
+  );
 
-  router.get('/:id/raw', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const id = ctx.params.id ?? '';
-    const raw = await getRaw({ db: deps.db, userId, id });
-    ctx.set('Content-Disposition', `attachment; filename="${id}.eml"`);
-    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
-    ctx.type = 'message/rfc822';
-    ctx.body = raw;
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/:id/raw',
+      ids: { id: 'inb' },
+      auth: 'either',
+      operationId: 'getInboundRaw',
+      summary: 'The original message bytes',
+      ok: { status: 200, description: 'The message as received', contentType: 'message/rfc822' },
+      errors: ['EMAIL_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const id = ctx.params.id ?? '';
+      const raw = await getRaw({ db: deps.db, userId, id });
+      ctx.set('Content-Disposition', `attachment; filename="${id}.eml"`);
+      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+      ctx.type = 'message/rfc822';
+      ctx.body = raw;
+    },
+  );
 
-  return router;
+  return routes;
 }

@@ -1,9 +1,8 @@
-import Router from '@koa/router';
 import { z } from 'zod';
-import { authenticate } from '../../http/authenticate';
 import { readBody } from '../../http/body';
-import type { ApiDeps, AppState } from '../../http/context';
+import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
+import { RouteGroup } from '../../http/route';
 import { getSettings, lowerOwnLimits } from './settings.usecases';
 
 const limit = z.number().int().min(0).max(10_000_000).nullable();
@@ -15,26 +14,47 @@ export const limitsBody = z
   });
 
 /** `/v1/settings`: account view and self-service lowering of sending limits. */
-export function settingsRoutes(deps: ApiDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/v1/settings' });
-  router.use(authenticate(deps));
+export function settingsRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/v1/settings', 'Account');
 
-  router.get('/', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    ctx.body = await getSettings({ db: deps.db, config: deps.config, userId });
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/',
+      auth: 'either',
+      operationId: 'getSettings',
+      summary: 'Account, limits (effective, override, default) and usage',
+      ok: { status: 200, schema: 'Settings', description: 'Settings' },
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await getSettings({ db: deps.db, config: deps.config, userId });
+    },
+  );
 
-  router.patch('/limits', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const input = await readBody(ctx, limitsBody);
-    ctx.body = await lowerOwnLimits({
-      db: deps.db,
-      config: deps.config,
-      userId,
-      actor: requestActor(ctx),
-      input,
-    });
-  });
+  routes.define(
+    {
+      method: 'patch',
+      path: '/limits',
+      auth: 'either',
+      operationId: 'lowerLimits',
+      summary: 'Lower the account’s own sending limits (`null` returns to the default)',
+      body: limitsBody,
+      ok: { status: 200, schema: 'Settings', description: 'Updated settings' },
+      errors: ['FORBIDDEN'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const input = await readBody(ctx, limitsBody);
+      ctx.body = await lowerOwnLimits({
+        db: deps.db,
+        config: deps.config,
+        userId,
+        actor: requestActor(ctx),
+        input,
+      });
+    },
+  );
 
-  return router;
+  return routes;
 }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { forbidden } from '../../shared/app-error';
 import type { UserRow } from '../accounts/accounts.repository';
-import { findUserById, setLimits } from '../accounts/accounts.repository';
+import { findUserById, setOwnLimits } from '../accounts/accounts.repository';
 import { accountNotFound } from '../accounts/accounts.errors';
 import type { Actor } from '../audit/audit.repository';
 import { recordAudit } from '../audit/audit.repository';
@@ -21,7 +21,10 @@ async function requireUser(db: Kysely<Database>, userId: string): Promise<UserRo
   return user;
 }
 
-/** `GET /v1/settings`: the account, its limits (effective, override, platform default) and current usage. */
+/**
+ * `GET /v1/settings`: the account, its limits (effective; the operator's override; the
+ * account's own; the platform default) and current usage.
+ */
 export async function getSettings(deps: Deps) {
   const user = await requireUser(deps.db, deps.userId);
   const limits = effectiveLimits(user, deps.config);
@@ -37,11 +40,13 @@ export async function getSettings(deps: Deps) {
       emailsPerHour: {
         effective: limits.hour,
         override: user.emails_per_hour,
+        own: user.own_emails_per_hour,
         default: deps.config.rateLimitEmailsPerHour,
       },
       emailsPerDay: {
         effective: limits.day,
         override: user.emails_per_day,
+        own: user.own_emails_per_day,
         default: deps.config.rateLimitEmailsPerDay,
       },
     },
@@ -50,9 +55,11 @@ export async function getSettings(deps: Deps) {
 }
 
 /**
- * `PATCH /v1/settings/limits`: an account may lower its own limits. The ceiling
- * is the higher of the platform default and what an operator granted; anything
- * above is FORBIDDEN (raising is an operator action). `null` returns to the default.
+ * `PATCH /v1/settings/limits`: an account may lower its own limits. They are stored apart
+ * from the operator's override and the allowance is the lower of the two, so nothing sent
+ * here raises it or clears an operator's throttle (issue 17 finding 7); `null` removes the
+ * account's own limit. A value above the operator's override (else the platform default)
+ * is FORBIDDEN: raising is an operator action.
  */
 export async function lowerOwnLimits(
   deps: Deps & { actor: Actor; input: { emailsPerHour?: number | null; emailsPerDay?: number | null } },
@@ -60,8 +67,8 @@ export async function lowerOwnLimits(
   const { db, config, userId, input } = deps;
   const user = await requireUser(db, userId);
   const ceilings = {
-    emailsPerHour: Math.max(config.rateLimitEmailsPerHour, user.emails_per_hour ?? 0),
-    emailsPerDay: Math.max(config.rateLimitEmailsPerDay, user.emails_per_day ?? 0),
+    emailsPerHour: user.emails_per_hour ?? config.rateLimitEmailsPerHour,
+    emailsPerDay: user.emails_per_day ?? config.rateLimitEmailsPerDay,
   };
   for (const key of ['emailsPerHour', 'emailsPerDay'] as const) {
     const value = input[key];
@@ -73,14 +80,14 @@ export async function lowerOwnLimits(
     }
   }
   await db.transaction().execute(async (trx) => {
-    await setLimits(trx, userId, input);
+    await setOwnLimits(trx, userId, input);
     await recordAudit(trx, {
       actor: deps.actor,
       userId,
       action: 'settings.limits_updated',
       resource: 'user',
       resourceId: userId,
-      details: { ...input },
+      details: { ...input, scope: 'own' },
     });
   });
   return getSettings(deps);

@@ -1,9 +1,8 @@
-import Router from '@koa/router';
 import { z } from 'zod';
-import { authenticate } from '../../http/authenticate';
 import { validate } from '../../http/body';
-import type { ApiDeps, AppState } from '../../http/context';
+import type { ApiDeps } from '../../http/context';
 import { requireAuth } from '../../http/context';
+import { RouteGroup } from '../../http/route';
 import { accountHealthSignals } from '../abuse/abuse.usecases';
 import { getOverview } from './stats.usecases';
 
@@ -15,21 +14,41 @@ export const overviewQuery = z.strictObject({
 });
 
 /** `/v1/stats`: the calling account's overview and health signals (API key or session). */
-export function statsRoutes(deps: ApiDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/v1/stats' });
-  router.use(authenticate(deps));
+export function statsRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/v1/stats', 'Statistics');
 
-  router.get('/overview', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const { days } = validate(overviewQuery, ctx.query);
-    ctx.body = await getOverview({ db: deps.db, config: deps.config, userId, days });
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/overview',
+      auth: 'either',
+      operationId: 'statsOverview',
+      summary: 'Counts by status, rates and quota usage over the last `days` UTC days',
+      query: overviewQuery,
+      ok: { status: 200, schema: 'StatsOverview', description: 'Overview' },
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const { days } = validate(overviewQuery, ctx.query);
+      ctx.body = await getOverview({ db: deps.db, config: deps.config, userId, days });
+    },
+  );
 
-  router.get('/health-signals', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    validate(z.strictObject({}), ctx.query);
-    ctx.body = await accountHealthSignals({ db: deps.db, userId });
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/health-signals',
+      auth: 'either',
+      operationId: 'healthSignals',
+      summary: 'The calling account’s abuse signals, computed now',
+      ok: { status: 200, schema: 'HealthSignals', description: 'Signals' },
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      validate(z.strictObject({}), ctx.query);
+      ctx.body = await accountHealthSignals({ db: deps.db, userId });
+    },
+  );
 
-  return router;
+  return routes;
 }

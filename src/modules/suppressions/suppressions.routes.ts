@@ -1,9 +1,8 @@
-import Router from '@koa/router';
 import { z } from 'zod';
-import { authenticate } from '../../http/authenticate';
 import { readBody, validate } from '../../http/body';
-import type { ApiDeps, AppState } from '../../http/context';
+import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
+import { RouteGroup } from '../../http/route';
 import { hasControlChars } from '../../shared/text';
 import { parseAddress } from '../emails/address';
 import { listSuppressions } from './suppressions.repository';
@@ -42,45 +41,79 @@ export const listQuery = z.strictObject({
 });
 
 /** `/v1/suppressions`: the account's suppression list. */
-export function suppressionRoutes(deps: ApiDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/v1/suppressions' });
-  router.use(authenticate(deps));
+export function suppressionRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/v1/suppressions', 'Suppressions');
 
-  router.get('/', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const q = validate(listQuery, ctx.query);
-    const rows = await listSuppressions(deps.db, {
-      userId,
-      email: q.email,
-      type: q.type,
-      before: q.cursor,
-      limit: q.limit + 1,
-    });
-    const page = rows.slice(0, q.limit);
-    const hasMore = rows.length > q.limit;
-    ctx.body = {
-      data: page.map(suppressionView),
-      hasMore,
-      nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null,
-    };
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/',
+      auth: 'either',
+      operationId: 'listSuppressions',
+      summary: 'List the account’s suppressed addresses',
+      query: listQuery,
+      ok: { status: 200, schema: 'SuppressionPage', description: 'A page of suppressions' },
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const q = validate(listQuery, ctx.query);
+      const rows = await listSuppressions(deps.db, {
+        userId,
+        email: q.email,
+        type: q.type,
+        before: q.cursor,
+        limit: q.limit + 1,
+      });
+      const page = rows.slice(0, q.limit);
+      const hasMore = rows.length > q.limit;
+      ctx.body = {
+        data: page.map(suppressionView),
+        hasMore,
+        nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null,
+      };
+    },
+  );
 
-  router.post('/', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const input = await readBody(ctx, createBody);
-    ctx.status = 201;
-    ctx.body = await createSuppression({ db: deps.db, userId, actor: requestActor(ctx), input });
-  });
+  routes.define(
+    {
+      method: 'post',
+      path: '/',
+      auth: 'either',
+      operationId: 'createSuppression',
+      summary: 'Suppress an address',
+      body: createBody,
+      ok: { status: 201, schema: 'Suppression', description: 'Created' },
+      errors: ['SUPPRESSION_ALREADY_EXISTS'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const input = await readBody(ctx, createBody);
+      ctx.status = 201;
+      ctx.body = await createSuppression({ db: deps.db, userId, actor: requestActor(ctx), input });
+    },
+  );
 
-  router.delete('/:id', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    ctx.body = await removeSuppression({
-      db: deps.db,
-      userId,
-      actor: requestActor(ctx),
-      id: ctx.params.id ?? '',
-    });
-  });
+  routes.define(
+    {
+      method: 'delete',
+      path: '/:id',
+      ids: { id: 'sup' },
+      auth: 'either',
+      operationId: 'deleteSuppression',
+      summary: 'Remove a suppression',
+      ok: { status: 200, schema: 'Deleted', description: 'Removed' },
+      errors: ['SUPPRESSION_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await removeSuppression({
+        db: deps.db,
+        userId,
+        actor: requestActor(ctx),
+        id: ctx.params.id ?? '',
+      });
+    },
+  );
 
-  return router;
+  return routes;
 }

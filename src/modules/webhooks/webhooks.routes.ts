@@ -1,8 +1,7 @@
-import Router from '@koa/router';
-import { authenticate } from '../../http/authenticate';
 import { readBody } from '../../http/body';
-import type { ApiDeps, AppState } from '../../http/context';
+import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
+import { RouteGroup } from '../../http/route';
 import { createSealer } from '../../shared/seal';
 import { guardFromConfig } from './address-policy';
 import { createDestinationCheck } from './destination-check';
@@ -17,9 +16,8 @@ import {
 } from './webhooks.usecases';
 
 /** `/v1/webhooks`: the account's endpoints and their recent delivery attempts. API key or session. */
-export function webhookRoutes(deps: ApiDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/v1/webhooks' });
-  router.use(authenticate(deps));
+export function webhookRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/v1/webhooks', 'Webhooks');
   const { config, db } = deps;
   const sealer = createSealer({ secretKey: config.secretKey });
   const checkDestination = createDestinationCheck({
@@ -27,40 +25,106 @@ export function webhookRoutes(deps: ApiDeps): Router<AppState> {
     resolve: createHostResolver({ servers: config.dnsServers }),
   });
 
-  router.post('/', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const input = await readBody(ctx, createWebhookBody);
-    ctx.status = 201;
-    ctx.body = await createWebhook({ db, userId, actor: requestActor(ctx), sealer, checkDestination, input });
-  });
+  routes.define(
+    {
+      method: 'post',
+      path: '/',
+      auth: 'either',
+      operationId: 'createWebhook',
+      summary: 'Register an endpoint; the signing secret is shown once',
+      body: createWebhookBody,
+      ok: { status: 201, schema: 'CreatedWebhook', description: 'Created' },
+      errors: ['WEBHOOK_LIMIT_REACHED'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const input = await readBody(ctx, createWebhookBody);
+      ctx.status = 201;
+      ctx.body = await createWebhook({
+        db,
+        userId,
+        actor: requestActor(ctx),
+        sealer,
+        checkDestination,
+        input,
+      });
+    },
+  );
 
-  router.get('/', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    ctx.body = { data: await listWebhookViews({ db, userId }) };
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/',
+      auth: 'either',
+      operationId: 'listWebhooks',
+      summary: 'List endpoints',
+      ok: { status: 200, schema: 'WebhookList', description: 'Endpoints' },
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = { data: await listWebhookViews({ db, userId }) };
+    },
+  );
 
-  router.get('/:id', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    ctx.body = await getWebhook({ db, userId, id: ctx.params.id ?? '' });
-  });
+  routes.define(
+    {
+      method: 'get',
+      path: '/:id',
+      ids: { id: 'whk' },
+      auth: 'either',
+      operationId: 'getWebhook',
+      summary: 'One endpoint with its last 25 delivery attempts',
+      ok: { status: 200, schema: 'WebhookDetail', description: 'The endpoint' },
+      errors: ['WEBHOOK_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await getWebhook({ db, userId, id: ctx.params.id ?? '' });
+    },
+  );
 
-  router.patch('/:id', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    const input = await readBody(ctx, patchWebhookBody);
-    ctx.body = await updateWebhook({
-      db,
-      userId,
-      actor: requestActor(ctx),
-      checkDestination,
-      id: ctx.params.id ?? '',
-      input,
-    });
-  });
+  routes.define(
+    {
+      method: 'patch',
+      path: '/:id',
+      ids: { id: 'whk' },
+      auth: 'either',
+      operationId: 'updateWebhook',
+      summary: 'Change url, events or enabled (re-enabling resets the failure count)',
+      body: patchWebhookBody,
+      ok: { status: 200, schema: 'Webhook', description: 'Updated' },
+      errors: ['WEBHOOK_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const input = await readBody(ctx, patchWebhookBody);
+      ctx.body = await updateWebhook({
+        db,
+        userId,
+        actor: requestActor(ctx),
+        checkDestination,
+        id: ctx.params.id ?? '',
+        input,
+      });
+    },
+  );
 
-  router.delete('/:id', async (ctx) => {
-    const { userId } = requireAuth(ctx);
-    ctx.body = await deleteWebhook({ db, userId, actor: requestActor(ctx), id: ctx.params.id ?? '' });
-  });
+  routes.define(
+    {
+      method: 'delete',
+      path: '/:id',
+      ids: { id: 'whk' },
+      auth: 'either',
+      operationId: 'deleteWebhook',
+      summary: 'Delete an endpoint',
+      ok: { status: 200, schema: 'Deleted', description: 'Deleted' },
+      errors: ['WEBHOOK_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await deleteWebhook({ db, userId, actor: requestActor(ctx), id: ctx.params.id ?? '' });
+    },
+  );
 
-  return router;
+  return routes;
 }

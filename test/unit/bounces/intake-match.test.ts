@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { BounceResult } from '../../../src/modules/bounces/bounce-result';
 import { readReport } from '../../../src/modules/bounces/classify-report';
 import { isPermanent, mapResults, messageCandidates } from '../../../src/modules/bounces/intake-match';
+import { verpAddress, verpKey } from '../../../src/modules/emails/verp-address';
 import { buildArf, buildDsn } from './intake-reports';
 
 const ID = 'email_01hq3z9y8x7w6v5t4s3r2q1p0n';
@@ -21,42 +22,75 @@ function result(over: Partial<BounceResult>): BounceResult {
   };
 }
 
+const KEY = verpKey('intake-match-test-secret-0123456789abcdef');
+const verp = (id: string, domain: string): string => verpAddress(id, domain, KEY);
+
 describe('messageCandidates', () => {
-  it('takes the email id of VERP envelope recipients, in order, without duplicates', () => {
+  it('takes tagged VERP envelope recipients, in order, without duplicates; the hosts are the scope', () => {
     const c = messageCandidates({
       rcptTo: [
-        `<bounce+${ID}@bounce.shop.test>`,
+        `<${verp(ID, 'shop.test')}>`,
         'postmaster@bounce.shop.test',
-        `BOUNCE+${ID}@bounce.x.test`,
+        verp(ID, 'shop.test').toUpperCase(),
       ],
       raw: 'Subject: x\r\n\r\nbody',
       originalMessageId: null,
+      verpKey: KEY,
     });
-    assert.deepEqual(c.verp, [ID]);
+    assert.deepEqual(c.verp, [{ emailId: ID, domain: 'shop.test' }]);
     assert.deepEqual(c.verpHeader, []);
     assert.equal(c.messageId, null);
+    assert.deepEqual(c.scope, ['shop.test']);
+    assert.deepEqual(c.refused, []);
+  });
+
+  it('refuses VERP addresses without a tag, with a wrong one, or for a domain outside the scope (issue 17, finding 3)', () => {
+    const forged = verp(OTHER, 'other.test').replace('@bounce.other.test', '@bounce.shop.test');
+    const c = messageCandidates({
+      rcptTo: [`bounce+${ID}@bounce.shop.test`, forged],
+      raw: `To: ${verp(OTHER, 'other.test')}\r\n\r\nbody`,
+      originalMessageId: null,
+      verpKey: KEY,
+    });
+    assert.deepEqual(c.verp, []);
+    assert.deepEqual(c.verpHeader, []);
+    assert.deepEqual(c.refused, [ID, OTHER]);
+    const wrongKey = messageCandidates({
+      rcptTo: [verp(ID, 'shop.test')],
+      raw: 'Subject: x\r\n\r\nbody',
+      originalMessageId: null,
+      verpKey: verpKey('another-secret-0123456789abcdefghijklmn'),
+    });
+    assert.deepEqual(wrongKey.verp, []);
   });
 
   it("reads VERP addresses from the report's own delivery headers, not from the returned message", () => {
     const raw = buildDsn({
-      to: `bounce+${OTHER}@bounce.shop.test`,
+      to: verp(OTHER, 'shop.test'),
       recipient: 'a@dest.test',
       messageId: `<${ID}@shop.test>`,
       status: '5.1.1',
       diagnostic: '550 5.1.1 User unknown',
     });
-    const c = messageCandidates({ rcptTo: [], raw, originalMessageId: readReport(raw).originalMessageId });
-    assert.deepEqual(c.verpHeader, [OTHER]);
+    const c = messageCandidates({
+      rcptTo: [],
+      raw,
+      originalMessageId: readReport(raw).originalMessageId,
+      verpKey: KEY,
+    });
+    assert.deepEqual(c.verpHeader, [{ emailId: OTHER, domain: 'shop.test' }]);
     assert.equal(c.messageId, `<${ID}@shop.test>`);
+    assert.deepEqual(c.scope, ['shop.test']);
   });
 
-  it('is empty for a report that names nothing of ours', () => {
+  it('is empty and unscoped for a report posted to the endpoint that names nothing of ours', () => {
     const c = messageCandidates({
       rcptTo: [],
       raw: 'To: someone@else.test\r\n\r\nhi',
       originalMessageId: '  ',
+      verpKey: KEY,
     });
-    assert.deepEqual(c, { verp: [], verpHeader: [], messageId: null });
+    assert.deepEqual(c, { verp: [], verpHeader: [], messageId: null, scope: null, refused: [] });
   });
 });
 

@@ -9,9 +9,11 @@ import type { TestDb } from '../jobs/job-test-db';
 import { createTestDb } from '../jobs/job-test-db';
 import type { FixtureAccount } from '../stats/email-fixtures';
 import { insertEmail, seedAccount } from '../stats/email-fixtures';
+import { verpAddress, verpKey } from '../../../src/modules/emails/verp-address';
 import { buildArf, buildDsn } from './intake-reports';
 
 const AT = '2024-01-01T00:00:00.000Z';
+const KEY = verpKey('intake-process-test-secret-0123456789abc');
 
 function payload(rcptTo: string[] = []): BounceJobPayload {
   return {
@@ -45,7 +47,7 @@ describe('processReport', () => {
   }
 
   async function run(raw: string, rcptTo: string[] = []): Promise<ReportOutcome> {
-    return processReport(t.db, { payload: payload(rcptTo), raw: Buffer.from(raw) });
+    return processReport(t.db, { payload: payload(rcptTo), raw: Buffer.from(raw), verpKey: KEY });
   }
 
   async function state(id: string) {
@@ -176,7 +178,7 @@ describe('processReport', () => {
         recipient: 'b@dest.test',
         messageId: '<unknown@x.test>',
       }),
-      [`bounce+${id}@bounce.example.test`],
+      [verpAddress(id, `${account.userId.slice(4)}.example.test`, KEY)],
     );
     assert.equal(out.kind === 'matched' && out.matchedBy, 'verp');
     const s = await state(id);

@@ -17,6 +17,8 @@ function user(createdHoursAgo: number, overrides: Partial<UserRow> = {}): UserRo
     suspension_reason: null,
     emails_per_hour: null,
     emails_per_day: null,
+    own_emails_per_hour: null,
+    own_emails_per_day: null,
     session_epoch: 0,
     created_at: new Date(now - createdHoursAgo * 3600_000).toISOString(),
     updated_at: new Date(now).toISOString(),
@@ -36,6 +38,14 @@ describe('effectiveLimits', () => {
     assert.deepEqual(effectiveLimits(user(1, { emails_per_hour: 500, emails_per_day: 50 }), config, now), {
       hour: 500,
       day: 50,
+    });
+  });
+  it("lowers the allowance by the account's own limits, never raises it", () => {
+    const own = { own_emails_per_hour: 100, own_emails_per_day: 10 };
+    assert.deepEqual(effectiveLimits(user(1, own), config, now), { hour: 20, day: 10 });
+    assert.deepEqual(effectiveLimits(user(48, { ...own, emails_per_hour: 5 }), config, now), {
+      hour: 5,
+      day: 10,
     });
   });
 });

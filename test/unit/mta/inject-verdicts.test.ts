@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { verpAddress } from '../../../src/modules/emails/mta-outcome';
+import { verpAddress, verpKey } from '../../../src/modules/emails/verp-address';
 import { injectCredential } from '../../../src/mta/inject-credential';
 import {
   authOffered,
@@ -50,18 +50,29 @@ describe('AUTH on the injection listener', () => {
 });
 
 describe('injectMailVerdict', () => {
-  const verp = verpAddress('email_0000000000000000000000000a', 'shop.example.com');
+  const key = verpKey('the-secret-key-0123456789abcdefghijkl');
+  const tagKey = () => key;
+  const id = 'email_0000000000000000000000000a';
+  const verp = verpAddress(id, 'shop.example.com', key);
 
   it('requires authentication first: 530 5.7.0 (RFC 4954 §6)', () => {
-    const verdict = injectMailVerdict(false, verp);
+    const verdict = injectMailVerdict(false, verp, tagKey);
     assert.equal(verdict?.kind, 'reject');
     assert.equal(formatReply(verdict), '530 5.7.0 Authentication required');
   });
 
-  it('relays only VERP senders', () => {
-    assert.equal(injectMailVerdict(true, verp), undefined);
-    for (const sender of ['app@shop.example.com', '', 'bounce+nope@bounce.shop.example.com']) {
-      const verdict = injectMailVerdict(true, sender);
+  it('relays only VERP senders whose tag verifies (issue 17, finding 3)', () => {
+    assert.equal(injectMailVerdict(true, verp, tagKey), undefined);
+    const otherKey = verpKey('another-secret-key-0123456789abcdefghij');
+    for (const sender of [
+      'app@shop.example.com',
+      '',
+      'bounce+nope@bounce.shop.example.com',
+      `bounce+${id}@bounce.shop.example.com`,
+      verp.replace('@bounce.shop.example.com', '@bounce.other.example.com'),
+      verpAddress(id, 'shop.example.com', otherKey),
+    ]) {
+      const verdict = injectMailVerdict(true, sender, tagKey);
       assert.equal(verdict?.kind, 'reject', sender);
       assert.match(formatReply(verdict), /^550 5\.7\.1 /);
     }

@@ -1,0 +1,155 @@
+import type { RouterContext, RouterMiddleware } from '@koa/router';
+import Router from '@koa/router';
+import type Koa from 'koa';
+import type { z } from 'zod';
+import { notFound } from '../shared/app-error';
+import { authenticate, requireSession } from './authenticate';
+import type { ApiDeps, AppContext, AppState } from './context';
+import { requireInternalToken } from './internal-auth';
+
+/**
+ * Who may call a route: an API key or a session (`either`), a session only (key
+ * management), the operator's `X-Internal-Token` (`internal`), or anyone (`none`).
+ */
+export type Auth = 'either' | 'session' | 'internal' | 'none';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What the OpenAPI document says of a route besides its method, path and auth. */
+export interface RouteDoc {
+  readonly operationId: string;
+  readonly summary: string;
+  /** Overrides the group's tag. */
+  readonly tag?: string;
+  /** The zod schema the route validates its JSON body with. */
+  readonly body?: z.ZodType;
+  /** A body that is not JSON (image, raw report). */
+  readonly rawBody?: { readonly contentType: string; readonly description: string };
+  /** The zod object the route validates its query string with. */
+  readonly query?: z.ZodObject;
+  readonly ok: {
+    readonly status: number;
+    readonly description: string;
+    /** A components.schemas name; JSON unless `contentType` says otherwise. */
+    readonly schema?: string;
+    readonly contentType?: string;
+  };
+  /**
+   * Path parameters that are ids, by the id's prefix (`{ id: 'email' }`): a value
+   * without it names no resource, so the path does not exist (404 NOT_FOUND, issue 18
+   * item 6: `GET /v1/emails/metrics`), checked after auth.
+   */
+  readonly ids?: Readonly<Record<string, string>>;
+  /** Error codes (each declared with `defineError`) raised besides those implied by auth, body and query. */
+  readonly errors?: readonly string[];
+  /** Request headers the route reads, by name. */
+  readonly requestHeaders?: Readonly<Record<string, string>>;
+  /** Headers of the success response, by name. */
+  readonly responseHeaders?: Readonly<Record<string, string>>;
+  /** Non-error responses besides `ok` (304, the 503 of /ready). */
+  readonly otherResponses?: Readonly<
+    Record<string, { readonly description: string; readonly schema?: string }>
+  >;
+}
+
+export interface RouteSpec extends RouteDoc {
+  readonly method: Method;
+  /** Router syntax relative to the group's prefix: `/:id/cancel`, `/` for the prefix itself. */
+  readonly path: string;
+  /** Required, no default: a route is public only when its declaration says `none`. */
+  readonly auth: Auth;
+  /**
+   * `either` routes only: the handler authenticates itself with `resolveAuth` after
+   * reading the body (POST /v1/emails: the spec's pipeline validates before it
+   * authenticates). A success answered without having authenticated fails closed.
+   */
+  readonly authInHandler?: true;
+  /** Runs before authentication (the per-IP credential budget of the auth routes). */
+  readonly before?: Koa.Middleware<AppState>;
+}
+
+/** One documented operation, as the OpenAPI document is built from it. */
+export interface Operation extends RouteDoc {
+  readonly method: Method;
+  /** OpenAPI template of the full path: `{name}` for each `:name`. */
+  readonly path: string;
+  readonly tag: string;
+  readonly auth: Auth;
+}
+
+export type Handler = (ctx: RouterContext<AppState>) => Promise<void> | void;
+
+function sessionOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
+  requireSession(ctx);
+  return next();
+}
+
+/**
+ * A prefix's routes, each registered only through `define` with its auth and its
+ * documentation (issue 17 finding 1, issue 18 item 5). Auth is attached to the route
+ * itself, never as a prefix `use()`: @koa/router ran prefix middleware by a
+ * case-sensitive match while routes matched case-insensitively, so
+ * `/INTERNAL/ACCOUNTS/…` reached the handler without the token check. The router is
+ * case-sensitive as well, so a case variant of a path is simply not that route.
+ */
+export class RouteGroup {
+  readonly router: Router<AppState>;
+  readonly operations: Operation[] = [];
+
+  constructor(
+    private readonly deps: Pick<ApiDeps, 'config' | 'db' | 'sessions'>,
+    readonly prefix: string,
+    readonly tag: string,
+  ) {
+    // Not `strict`: one trailing slash reaches the same route, with the same auth.
+    this.router = new Router<AppState>({ ...(prefix ? { prefix } : {}), sensitive: true });
+  }
+
+  define(spec: RouteSpec, handler: Handler): void {
+    const { method, path, auth, authInHandler, before, tag, ...doc } = spec;
+    if (authInHandler && auth !== 'either')
+      throw new Error(`${spec.operationId}: authInHandler needs auth 'either'`);
+    const chain: RouterMiddleware<AppState>[] = [];
+    if (before) chain.push(before);
+    chain.push(...this.guard(auth, authInHandler === true));
+    if (doc.ids) chain.push(idParams(doc.ids));
+    chain.push(authInHandler ? authenticatedBy(handler) : (ctx) => handler(ctx));
+    this.router.register(path, [method], chain);
+    const full = path === '/' ? this.prefix || '/' : `${this.prefix}${path}`;
+    this.operations.push({
+      ...doc,
+      method,
+      auth,
+      tag: tag ?? this.tag,
+      path: full.replace(/:(\w+)/g, '{$1}'),
+    });
+  }
+
+  private guard(auth: Auth, inHandler: boolean): Koa.Middleware<AppState>[] {
+    if (auth === 'none' || inHandler) return [];
+    if (auth === 'internal') return [requireInternalToken(this.deps.config.internalApiToken)];
+    const authenticated = authenticate(this.deps);
+    return auth === 'session' ? [authenticated, sessionOnly] : [authenticated];
+  }
+}
+
+function idParams(ids: Readonly<Record<string, string>>): RouterMiddleware<AppState> {
+  const prefixes = Object.entries(ids).map(([name, prefix]) => [name, `${prefix}_`] as const);
+  return (ctx, next) => {
+    for (const [name, prefix] of prefixes) {
+      if (!ctx.params[name]?.startsWith(prefix)) throw notFound(`No route for ${ctx.method} ${ctx.path}`);
+    }
+    return next();
+  };
+}
+
+/** The handler must have resolved the caller before answering a success. */
+function authenticatedBy(handler: Handler): RouterMiddleware<AppState> {
+  return async (ctx) => {
+    await handler(ctx);
+    if (ctx.status < 400 && ctx.state.auth === undefined) {
+      // A programming error, logged as an unhandled one: fail closed.
+      throw new Error('route answered without authenticating');
+    }
+  };
+}

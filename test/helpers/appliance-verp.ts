@@ -1,0 +1,18 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { verpAddress, verpKey } from '../../src/modules/emails/verp-address';
+import type { Appliance } from './appliance';
+
+/** The appliance's master secret: SECRET_KEY when the test set it, else the one it generated in DATA_DIR. */
+export function applianceSecretKey(app: Pick<Appliance, 'dataDir' | 'env'>): string {
+  return app.env.SECRET_KEY ?? fs.readFileSync(path.join(app.dataDir, 'secret.key'), 'utf8').trim();
+}
+
+/** The tagged VERP sender the appliance's worker writes for this message. */
+export function applianceVerp(
+  app: Pick<Appliance, 'dataDir' | 'env'>,
+  emailId: string,
+  domain: string,
+): string {
+  return verpAddress(emailId, domain, verpKey(applianceSecretKey(app)));
+}
