@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { AppConfig } from '../config';
+import { sqlitePath } from '../config';
 
 /**
  * The free-space floor (issue 17, finding 6). A writer that runs out of disk
@@ -138,11 +139,7 @@ export type StorageConfig = Pick<AppConfig, 'dataDir' | 'databaseUrl' | 'diskFre
  * which an operator may mount separately.
  */
 export function storagePaths(config: Pick<AppConfig, 'dataDir' | 'databaseUrl'>): string[] {
-  const paths = [config.dataDir, path.join(config.dataDir, 'mta-queue')];
-  const sqlite = /^(sqlite|file):/i.test(config.databaseUrl) || !config.databaseUrl.includes('://');
-  if (sqlite)
-    paths.push(path.dirname(path.resolve(config.databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, ''))));
-  return paths;
+  return [config.dataDir, path.join(config.dataDir, 'mta-queue'), path.dirname(sqlitePath(config))];
 }
 
 const guards = new Map<string, StorageGuard>();
