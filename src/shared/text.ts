@@ -6,3 +6,20 @@ export function hasControlChars(s: string): boolean {
   }
   return false;
 }
+
+// Issue 17 finding 2: `s.replace(/x+$/, '')` retries the run from every offset when it is not at
+// the end ("   …   a"), quadratic in the run's length. These scans are linear.
+
+/** `s` without the trailing characters that are in `chars`. */
+export function trimEndChars(s: string, chars: string): string {
+  let end = s.length;
+  while (end > 0 && chars.includes(s.charAt(end - 1))) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
+/** `s` without the leading characters that are in `chars`. */
+export function trimStartChars(s: string, chars: string): string {
+  let start = 0;
+  while (start < s.length && chars.includes(s.charAt(start))) start++;
+  return start === 0 ? s : s.slice(start);
+}

@@ -1,4 +1,5 @@
 // Finding RFC 5321 mailbox addresses in free text and header values.
+import { trimEndChars, trimStartChars } from '../../shared/text';
 
 // Local part (dot-atom, RFC 5322 §3.4.1) "@" domain with at least one dot; no IP literals.
 // The look-behind pins the start to a word boundary, which keeps matching linear on long runs of
@@ -13,11 +14,9 @@ export function addressPattern(): RegExp {
 export function normaliseAddress(address: string): string {
   const at = address.lastIndexOf('@');
   if (at < 0) return address;
-  const local = address.slice(0, at).replace(/^['`=/|{}~-]+|'+$/g, '');
-  return `${local}@${address
-    .slice(at + 1)
-    .toLowerCase()
-    .replace(/\.+$/, '')}`;
+  // Linear trims: `/'+$/` and `/\.+$/` rescanned long runs from every offset (issue 17 finding 2).
+  const local = trimEndChars(trimStartChars(address.slice(0, at), "'`=/|{}~-"), "'");
+  return `${local}@${trimEndChars(address.slice(at + 1).toLowerCase(), '.')}`;
 }
 
 /** The first address in `text` (e.g. a Final-Recipient value), or null. */

@@ -35,7 +35,9 @@ export function parseAddress(input: string): Omit<Mailbox, 'name'> | undefined {
   return { address: `${localPart}@${domain}`, localPart, domain };
 }
 
-const NAMED = /^\s*(?:"((?:[^"\\]|\\.)*)"|([^<>"]*?))\s*<([^<>\s]+)>\s*$/;
+// The unquoted name keeps its blanks (trimmed below): `\s*([^<>"]*?)\s*<` let three quantifiers
+// share them, cubic on a long run of spaces without "<" (issue 17 finding 2).
+const NAMED = /^(?:\s*"((?:[^"\\]|\\.)*)"\s*|([^<>"]*))<([^<>\s]+)>\s*$/;
 
 export function parseMailbox(input: string): Mailbox | undefined {
   if (hasControlChars(input)) return undefined;

@@ -91,7 +91,8 @@ const COMPILED = { ipv4: compile(V4, 'ipv4'), ipv6: compile(V6, 'ipv6') };
 /** The eight 16-bit groups of an IPv6 address (`::` expanded, a trailing dotted quad folded in). */
 function ipv6Groups(address: string): number[] {
   let text = address.toLowerCase();
-  const quad = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  // The part after the last ":"; an unanchored /(\d+\.…)$/ rescanned digit runs from every offset.
+  const quad = /^(\d+\.\d+\.\d+\.\d+)$/.exec(text.slice(text.lastIndexOf(':') + 1));
   if (quad?.[1]) {
     const [a = 0, b = 0, c = 0, d = 0] = quad[1].split('.').map(Number);
     text = `${text.slice(0, -quad[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
