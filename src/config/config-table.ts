@@ -106,6 +106,12 @@ export const configTable = {
     '128',
     'Jobs the worker runs at once (sends wait on the MTA, so this is I/O, not cores); their database writes share commits.',
   ),
+  workerStallLimitMs: key(
+    'WORKER_STALL_LIMIT_MS',
+    int(1_000, 600_000),
+    '10000',
+    "How long a job handler may block the worker's event loop: past it a watchdog thread marks the job it blames failed (no retry), logs `worker_stalled` and kills the worker, which the supervisor restarts.",
+  ),
   smtpPort: key('SMTP_PORT', port, '2525', 'Inbound MX port (the image sets 25).'),
   submissionPort: key(
     'SUBMISSION_PORT',

@@ -21,7 +21,18 @@ async function main(): Promise<void> {
   // One group commit for the handlers' writes and the runner's claims and settlements.
   const writes = new WriteBatcher(db);
   const handlers = createHandlers({ db, config, writes });
-  const worker = await startWorker({ config, db, handlers, logger, writes });
+  const worker = await startWorker({
+    config,
+    db,
+    handlers,
+    logger,
+    writes,
+    stallWatchdog: {
+      limitMs: config.workerStallLimitMs,
+      file: sqlitePath(config),
+      logLevel: config.logLevel,
+    },
+  });
   await seedSchedules({ db, config });
 
   let stopping = false;

@@ -21,6 +21,7 @@ export function normaliseAddress(address: string): string {
 
 /** The first address in `text` (e.g. a Final-Recipient value), or null. */
 export function extractAddress(text: string): string | null {
+  if (!text.includes('@')) return null;
   const m = addressPattern().exec(text);
   return m === null ? null : normaliseAddress(m[0]);
 }
@@ -28,6 +29,8 @@ export function extractAddress(text: string): string | null {
 /** Every address in `text`, in order, with its offset. */
 export function findAddresses(text: string): { address: string; index: number }[] {
   const out: { address: string; index: number }[] = [];
+  // Most lines of a report name no address; skip the pattern's setup for them.
+  if (!text.includes('@')) return out;
   const re = addressPattern();
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     out.push({ address: normaliseAddress(m[0]), index: m.index });

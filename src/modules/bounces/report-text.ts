@@ -1,7 +1,7 @@
 // The human-readable part of a report (RFC 6522 §3: the first part of multipart/report, or the
 // whole body of a non-MIME bounce), cut where the returned original message begins.
 import type { MimePart } from './mime-message';
-import { leafParts } from './mime-message';
+import { leafParts, REPORT_LIMITS } from './mime-message';
 
 /** Lines after which a report quotes the original message rather than describing the failure. */
 const ORIGINAL_MESSAGE_MARKERS: readonly RegExp[] = [
@@ -118,5 +118,6 @@ export function humanReadableText(root: MimePart): string {
     else if (p.type === 'text/html') htmls.push(htmlToText(p.text));
   }
   const joined = texts.length > 0 ? texts.join('\n') : htmls.join('\n');
-  return cutAtOriginalMessage(joined);
+  const max = REPORT_LIMITS.maxReportTextChars;
+  return cutAtOriginalMessage(joined.length > max ? joined.slice(0, max) : joined);
 }
