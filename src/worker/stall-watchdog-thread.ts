@@ -1,17 +1,17 @@
 // The watchdog thread (see stall-watchdog.ts). It runs on its own event loop, so it keeps working
 // while the main thread is stuck in a handler; everything it does before the kill is synchronous
-// logging and one write through its own database connection.
+// logging and one write through its own database connection. The logger and the database are
+// loaded only then: an idle watchdog is a bare thread, not a second copy of kysely and pino.
 import { performance } from 'node:perf_hooks';
 import { workerData } from 'node:worker_threads';
-import { openDb } from '../db/connect';
-import { fail } from '../jobs/fail';
-import { createLogger } from '../shared/logger';
+import type * as DbConnect from '../db/connect';
+import type * as JobsFail from '../jobs/fail';
+import type * as Logger from '../shared/logger';
 import type { StallWatchdogData } from './stall-watchdog';
 import { readBlamedJob, SLOT } from './stall-watchdog';
 
 const data = workerData as StallWatchdogData;
 const slots = new Int32Array(data.shared, 0, 4);
-const log = createLogger({ level: data.logLevel, process: 'worker' }).child({ module: 'stall-watchdog' });
 
 /** The error recorded on the blamed job; its name makes `last_error` say what happened. */
 class WorkerStalledError extends Error {
@@ -25,6 +25,12 @@ class WorkerStalledError extends Error {
 }
 
 async function onStall(stalledMs: number): Promise<void> {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on a stall only (see above) */
+  const { openDb } = require('../db/connect') as typeof DbConnect;
+  const { fail } = require('../jobs/fail') as typeof JobsFail;
+  const { createLogger } = require('../shared/logger') as typeof Logger;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const log = createLogger({ level: data.logLevel, process: 'worker' }).child({ module: 'stall-watchdog' });
   const job = readBlamedJob(data.shared);
   const fields = { event: 'worker_stalled', jobId: job?.id ?? null, stalledMs: Math.round(stalledMs) };
   log.error(
