@@ -9,6 +9,8 @@ import { performance } from 'node:perf_hooks';
 import type { ReportReading } from '../../src/modules/bounces/classify-report';
 import { readReport } from '../../src/modules/bounces/classify-report';
 import { REPORT_LIMITS } from '../../src/modules/bounces/mime-message';
+import { timeBudget } from '../../src/modules/bounces/parse-budget';
+import { isPermanentJobError } from '../../src/worker/job-handler';
 
 const BOUND_MS = 100;
 
@@ -183,5 +185,14 @@ describe('bounce parsing is linear on adversarial reports (issue 17 finding 2)',
     const raw = base64TextReport(`550 5.1.1 <a@far.example> user unknown ${'x '.repeat(5_000_000)}`);
     const reading = assertFast('large', raw);
     assert.equal(reading.results[0]?.recipient, 'a@far.example');
+  });
+
+  it('a reading past its time budget stops with a permanent (not retried) job error', () => {
+    const raw = Buffer.from(base64TextReport('550 5.1.1 <a@far.example>: user unknown'));
+    assert.throws(
+      () => readReport(raw, timeBudget(-1)),
+      (err: unknown) => isPermanentJobError(err) && /took over -1 ms/.test((err as Error).message),
+    );
+    assert.equal(readReport(raw, timeBudget()).results[0]?.recipient, 'a@far.example');
   });
 });
