@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import type { ReportReading } from '../../src/modules/bounces/classify-report';
 import { readReport } from '../../src/modules/bounces/classify-report';
 import { REPORT_LIMITS } from '../../src/modules/bounces/mime-message';
-import { timeBudget } from '../../src/modules/bounces/parse-budget';
+import { REPORT_PARSE_BUDGET_MS, withinBudget } from '../../src/modules/bounces/parse-budget';
 import { isPermanentJobError } from '../../src/worker/job-handler';
 
 const BOUND_MS = 100;
@@ -187,12 +187,17 @@ describe('bounce parsing is linear on adversarial reports (issue 17 finding 2)',
     assert.equal(reading.results[0]?.recipient, 'a@far.example');
   });
 
-  it('a reading past its time budget stops with a permanent (not retried) job error', () => {
-    const raw = Buffer.from(base64TextReport('550 5.1.1 <a@far.example>: user unknown'));
+  it('the parse budget interrupts even a backtracking regex, as a permanent (not retried) job error', () => {
+    // The shape of the original defect: quadratic in the run of spaces, seconds at this size.
+    const slow = (): string => `${' '.repeat(200_000)}x`.replace(/[ \t]*\n[ \t]+/g, ' ');
+    const started = performance.now();
     assert.throws(
-      () => readReport(raw, timeBudget(-1)),
-      (err: unknown) => isPermanentJobError(err) && /took over -1 ms/.test((err as Error).message),
+      () => withinBudget(100, slow),
+      (err: unknown) => isPermanentJobError(err) && /took over 100 ms/.test((err as Error).message),
     );
-    assert.equal(readReport(raw, timeBudget()).results[0]?.recipient, 'a@far.example');
+    assert.ok(performance.now() - started < 2_000, 'the budget did not interrupt the regex');
+    const raw = Buffer.from(base64TextReport('550 5.1.1 <a@far.example>: user unknown'));
+    const reading = withinBudget(REPORT_PARSE_BUDGET_MS, () => readReport(raw));
+    assert.equal(reading.results[0]?.recipient, 'a@far.example');
   });
 });

@@ -17,7 +17,7 @@ import type { ReportReading } from './classify-report';
 import { readReport } from './classify-report';
 import type { MatchedBy, MessageCandidates, RecipientMapping, VerpCandidate } from './intake-match';
 import { mapResults, messageCandidates } from './intake-match';
-import { timeBudget } from './parse-budget';
+import { REPORT_PARSE_BUDGET_MS, withinBudget } from './parse-budget';
 import type { BounceJobPayload } from './intake-payload';
 import { parseBouncePayload, reportSource } from './intake-payload';
 import * as repo from './intake.repository';
@@ -80,7 +80,7 @@ export async function processReport(
 ): Promise<ReportOutcome> {
   const { payload, raw } = input;
   const sha256 = crypto.createHash('sha256').update(raw).digest('hex');
-  const reading: ReportReading = readReport(raw, timeBudget());
+  const reading: ReportReading = withinBudget(REPORT_PARSE_BUDGET_MS, () => readReport(raw));
   const tried = messageCandidates({
     rcptTo: payload.rcptTo,
     raw,

@@ -14,8 +14,6 @@ import { leafParts, parseMessages } from './mime-message';
 import type { OriginalMessage } from './original-message';
 import { findOriginalMessage } from './original-message';
 import type { TextContext } from './plain-text-formats';
-import type { ParseBudget } from './parse-budget';
-import { UNLIMITED } from './parse-budget';
 import { oneLine, parsePlainTextReport, recipientBlocks } from './plain-text-formats';
 import { humanReadableText } from './report-text';
 import { findSesNotification, parseSesNotification } from './ses-notification';
@@ -35,19 +33,12 @@ export function classifyReport(raw: Buffer | string): BounceResult[] {
   return readReport(raw).results;
 }
 
-/**
- * classifyReport plus what the report says about the original message (for matching it). `budget`
- * bounds the time spent (the bounce job passes timeBudget()); it throws once spent.
- */
-export function readReport(raw: Buffer | string, budget: ParseBudget = UNLIMITED): ReportReading {
+/** classifyReport plus what the report says about the original message (for matching it). */
+export function readReport(raw: Buffer | string): ReportReading {
   // An mbox of several reports reads as all of their recipients.
-  const messages = parseMessages(raw, budget);
+  const messages = parseMessages(raw);
   const originals = messages.map((m) => findOriginalMessage(m));
-  const records = messages.flatMap((m, i) => {
-    budget.check();
-    return readRecords(m, originals[i] ?? null, 0);
-  });
-  budget.check();
+  const records = messages.flatMap((m, i) => readRecords(m, originals[i] ?? null, 0));
   const original = originals[0] ?? null;
   return {
     results: records.map(toResult),

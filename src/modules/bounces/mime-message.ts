@@ -3,8 +3,6 @@
 import type { HeaderField } from './header-fields';
 import { firstField, parseContentType, parseHeaderBlock, splitHeaderBody } from './header-fields';
 import { trimStartChars } from '../../shared/text';
-import type { ParseBudget } from './parse-budget';
-import { UNLIMITED } from './parse-budget';
 import { decodeBytes, decodeTransfer } from './transfer-decoding';
 
 export interface MimePart {
@@ -38,10 +36,9 @@ export const REPORT_LIMITS = {
   maxReportTextChars: 64 * 1024,
 } as const;
 
-/** Entities still allowed in the message being parsed, and its time budget. */
+/** Entities still allowed in the message being parsed. */
 interface PartBudget {
   parts: number;
-  readonly time: ParseBudget;
 }
 
 /** Types whose bodies are read as text. */
@@ -72,13 +69,13 @@ function boundedByteString(raw: Buffer | string): string {
   return toByteString(raw.length > max ? raw.subarray(0, max) : raw);
 }
 
-function newBudget(time: ParseBudget): PartBudget {
-  return { parts: REPORT_LIMITS.maxParts, time };
+function newBudget(): PartBudget {
+  return { parts: REPORT_LIMITS.maxParts };
 }
 
 /** Parses a whole message (headers and body). */
-export function parseMessage(raw: Buffer | string, time: ParseBudget = UNLIMITED): MimePart {
-  return parseEntity(boundedByteString(raw), 0, 'text/plain', newBudget(time));
+export function parseMessage(raw: Buffer | string): MimePart {
+  return parseEntity(boundedByteString(raw), 0, 'text/plain', newBudget());
 }
 
 // An mbox "From " separator line (RFC 4155): "From sender Thu Apr 29 23:34:45 2015".
@@ -89,7 +86,7 @@ const MBOX_FROM = /\n(?=From \S+ +\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d (?:\d{4}|\S
  * only starts a new message after a multipart message has closed (RFC 2046 §5.1.1 epilogue);
  * inside a plain body it is part of a quoted message.
  */
-export function parseMessages(raw: Buffer | string, time: ParseBudget = UNLIMITED): MimePart[] {
+export function parseMessages(raw: Buffer | string): MimePart[] {
   const chunks = boundedByteString(raw).split(MBOX_FROM);
   const messages: MimePart[] = [];
   let pending: string[] = [];
@@ -101,13 +98,13 @@ export function parseMessages(raw: Buffer | string, time: ParseBudget = UNLIMITE
     if (pending.length === 0) close = closeDelimiter(chunk);
     pending.push(chunk);
     if (close !== null && chunk.includes(close)) {
-      messages.push(parseEntity(pending.join('\n'), 0, 'text/plain', newBudget(time)));
+      messages.push(parseEntity(pending.join('\n'), 0, 'text/plain', newBudget()));
       pending = [];
     }
   }
   const rest = pending.join('\n');
   if (rest.trim() !== '' && messages.length < REPORT_LIMITS.maxMessages)
-    messages.push(parseEntity(rest, 0, 'text/plain', newBudget(time)));
+    messages.push(parseEntity(rest, 0, 'text/plain', newBudget()));
   return messages;
 }
 
@@ -120,7 +117,6 @@ function closeDelimiter(text: string): string | null {
 
 function parseEntity(text: string, depth: number, defaultType: string, budget: PartBudget): MimePart {
   budget.parts--;
-  budget.time.check();
   const { head, body } = splitHeaderBody(text);
   const headers = parseHeaderBlock(head);
   return buildPart(headers, body, depth, defaultType, budget);
