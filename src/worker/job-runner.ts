@@ -101,8 +101,13 @@ export class JobRunner {
 
   start(): void {
     if (this.loopDone) return;
-    if (this.watchdogOptions)
-      this.watchdog = new StallWatchdog({ ...this.watchdogOptions, owner: this.owner });
+    if (this.watchdogOptions) {
+      this.watchdog = new StallWatchdog({
+        ...this.watchdogOptions,
+        owner: this.owner,
+        onError: (err) => this.logger.error({ event: 'stall_watchdog_failed', err }),
+      });
+    }
     this.loopDone = this.loop();
     this.heartbeatTimer = setInterval(
       () => void this.heartbeat(),

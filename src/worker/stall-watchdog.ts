@@ -55,12 +55,19 @@ export class StallWatchdog {
   private readonly thread: Worker;
   private blamed: BlamedJob | null = null;
 
-  constructor(options: StallWatchdogOptions & { readonly owner: string }) {
-    const data: StallWatchdogData = { ...options, shared: this.shared };
+  constructor(
+    options: StallWatchdogOptions & {
+      readonly owner: string;
+      /** Told when the thread itself fails: the worker then runs without a watchdog. */
+      readonly onError: (err: unknown) => void;
+    },
+  ) {
+    const { onError, ...rest } = options;
+    const data: StallWatchdogData = { ...rest, shared: this.shared };
     this.thread = new Worker(path.join(__dirname, 'stall-watchdog-thread.js'), { workerData: data });
     // The watchdog never keeps the worker alive, and a failure of its own is not a stall.
     this.thread.unref();
-    this.thread.on('error', () => undefined);
+    this.thread.on('error', onError);
     this.beat = setInterval(() => Atomics.add(this.slots, SLOT.beat, 1), BEAT_MS);
     this.beat.unref();
   }
