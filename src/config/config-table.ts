@@ -238,6 +238,17 @@ export const configTable = {
     list(cidr),
     'Comma list of CIDRs (`10.1.0.0/16`, `fd00::/8`, or a bare address) that webhooks may reach even though the SSRF guard refuses them otherwise.',
   ),
+  outboundAllowPrivate: key(
+    'OUTBOUND_ALLOW_PRIVATE',
+    bool,
+    'false',
+    "Let outbound mail go to an MX that resolves to a loopback, private (RFC 1918), link-local, CGNAT or unique-local address (an internal mail server). Off: such a recipient fails with \"MX resolves to a private address\" and no connection is made, so a customer's DNS cannot aim port 25 into your network. Other special-purpose addresses need OUTBOUND_ALLOWED_CIDRS. `SMTP_RELAY` is yours and exempt.",
+  ),
+  outboundAllowedCidrs: optional(
+    'OUTBOUND_ALLOWED_CIDRS',
+    list(cidr),
+    'Comma list of CIDRs (`10.1.0.0/16`, `fd00::/8`, or a bare address) an MX may resolve into although the outbound guard refuses them otherwise.',
+  ),
   dnsRecheckIntervalS: key(
     'DNS_RECHECK_INTERVAL_S',
     int(10),

@@ -1,3 +1,4 @@
+import { clip } from '../shared/text';
 import type { SmtpVerdict } from './smtp-verdict';
 import { accept, defer, reject } from './smtp-verdict';
 
@@ -57,7 +58,7 @@ function normalizeHost(host: string): string {
 export function rcptVerdict(address: RcptAddress, view: ReceivingView): SmtpVerdict {
   const local = unquote(address.local);
   const host = normalizeHost(address.host);
-  const shown = host === '' ? `<${address.local}>` : `<${address.local}@${host}>`;
+  const shown = clip(host === '' ? `<${address.local}>` : `<${address.local}@${host}>`);
 
   if (RELAY_SYNTAX.test(local)) {
     return reject(550, '5.7.1', `${shown}: relay-style address refused`);

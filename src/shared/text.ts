@@ -23,3 +23,13 @@ export function trimStartChars(s: string, chars: string): string {
   while (start < s.length && chars.includes(s.charAt(start))) start++;
   return start === 0 ? s : s.slice(start);
 }
+
+/**
+ * At most `max` characters of `s`, ending in `...` when cut. For values echoed
+ * back to a client (SMTP replies, error messages): a 2 MB From header must not
+ * come back as a 2 MB reply (issue 17, finding 10). ASCII marker: SMTP reply
+ * text is US-ASCII (RFC 5321 §4.2).
+ */
+export function clip(s: string, max = 256): string {
+  return s.length <= max ? s : `${s.slice(0, Math.max(0, max - 3))}...`;
+}
