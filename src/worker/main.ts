@@ -6,6 +6,7 @@ import { createLogger } from '../shared/logger';
 import { createHandlers, seedSchedules } from './handlers';
 import { startWorker } from './start-worker';
 import { stopWhenParentGoes } from '../shared/parent-watch';
+import { restrictNewFiles } from '../shared/private-files';
 
 /** How long shutdown waits for running handlers; the rest come back through lease expiry. */
 const STOP_DEADLINE_MS = 5_000;
@@ -63,4 +64,5 @@ async function main(): Promise<void> {
   stopWhenParentGoes();
 }
 
+restrictNewFiles();
 main().catch(exitOnFatal('worker'));
