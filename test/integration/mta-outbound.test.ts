@@ -514,7 +514,10 @@ describe('mta outbound through the recipient domain’s MX', () => {
     dnsServer.set('mx-dest.test', 'MX', [{ exchange: 'mail.mx-dest.test', priority: 10 }]);
     dnsServer.set('mail.mx-dest.test', 'A', ['127.0.0.1']);
     // Loopback is refused by the outbound guard unless opened (test/security/private-addresses.test.ts).
-    const env = { ...(await mtaEnv(f, dnsServer, undefined)), OUTBOUND_ALLOW_PRIVATE: 'true' };
+    const env: Record<string, string> = {
+      ...(await mtaEnv(f, dnsServer, undefined)),
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+    };
     injectPort = Number(env.MTA_INJECT_PORT);
     mta = await startMta(env);
   });
