@@ -242,7 +242,7 @@ export const configTable = {
     'OUTBOUND_ALLOW_PRIVATE',
     bool,
     'false',
-    "Let outbound mail go to an MX that resolves to a loopback, private (RFC 1918), link-local, CGNAT or unique-local address (an internal mail server). Off: such a recipient fails with \"MX resolves to a private address\" and no connection is made, so a customer's DNS cannot aim port 25 into your network. Other special-purpose addresses need OUTBOUND_ALLOWED_CIDRS. `SMTP_RELAY` is yours and exempt.",
+    'Let outbound mail go to an MX that resolves to a loopback, private (RFC 1918), link-local, CGNAT or unique-local address (an internal mail server). Off: such a recipient fails with "MX resolves to a private address" and no connection is made, so a customer\'s DNS cannot aim port 25 into your network. Other special-purpose addresses need OUTBOUND_ALLOWED_CIDRS. `SMTP_RELAY` is yours and exempt.',
   ),
   outboundAllowedCidrs: optional(
     'OUTBOUND_ALLOWED_CIDRS',

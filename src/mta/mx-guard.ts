@@ -26,7 +26,10 @@ export interface MxScreening<T extends MxTarget> {
  * (a name that was not resolved, a socket path) is refused too: Haraka would
  * resolve or open it after this check.
  */
-export function screenMxTargets<T extends MxTarget>(targets: readonly T[], guard: AddressGuard): MxScreening<T> {
+export function screenMxTargets<T extends MxTarget>(
+  targets: readonly T[],
+  guard: AddressGuard,
+): MxScreening<T> {
   const allowed: T[] = [];
   const refused: string[] = [];
   for (const target of targets) {

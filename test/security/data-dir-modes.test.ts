@@ -23,7 +23,8 @@ function exposed(dir: string): string[] {
   const visit = (p: string): void => {
     const stat = fs.lstatSync(p);
     if (stat.isSymbolicLink()) return;
-    if ((stat.mode & 0o077) !== 0) out.push(`${path.relative(dir, p) || '.'} ${(stat.mode & 0o777).toString(8)}`);
+    if ((stat.mode & 0o077) !== 0)
+      out.push(`${path.relative(dir, p) || '.'} ${(stat.mode & 0o777).toString(8)}`);
     if (stat.isDirectory()) for (const e of fs.readdirSync(p)) visit(path.join(p, e));
   };
   visit(dir);

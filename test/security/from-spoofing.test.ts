@@ -126,7 +126,8 @@ describe('DKIM over-signs From', () => {
 });
 
 describe('submission: the originator fields', () => {
-  const refusal = (headers: string) => originatorFieldsRefusal(parseSubmission(Buffer.from(`${headers}\r\n\r\nx\r\n`)).fields);
+  const refusal = (headers: string) =>
+    originatorFieldsRefusal(parseSubmission(Buffer.from(`${headers}\r\n\r\nx\r\n`)).fields);
 
   for (const headers of [
     'From: a@a.example\r\nFrom: ceo@bank.example',

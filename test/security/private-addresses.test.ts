@@ -65,7 +65,10 @@ describe('the outbound guard on resolved MX addresses', () => {
       ['203.0.114.7'],
     );
     assert.equal(refused.length, 6);
-    assert.match(refused[0] ?? '', /^mx\.evil\.test 10\.0\.0\.1 is a private address \(OUTBOUND_ALLOW_PRIVATE/);
+    assert.match(
+      refused[0] ?? '',
+      /^mx\.evil\.test 10\.0\.0\.1 is a private address \(OUTBOUND_ALLOW_PRIVATE/,
+    );
     assert.match(refusedMxResponse('evil.test', refused), /MX of evil\.test resolves to a private address/);
   });
 
