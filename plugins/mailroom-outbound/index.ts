@@ -25,8 +25,8 @@ import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
 import type { DeliveryEvent, RecipientReport } from '../../src/mta/delivery-outcome';
 import { deliveryOutcomes } from '../../src/mta/delivery-outcome';
 import { mtaOutboundGuard } from '../../src/mta/mta-runtime';
-import type { MxTarget } from '../../src/mta/mx-guard';
-import { refusedMxResponse, screenMxTargets } from '../../src/mta/mx-guard';
+import type { MxLookup } from '../../src/mta/mx-guard';
+import { routeToMx } from '../../src/mta/mx-guard';
 import type { OutcomeRecorder } from '../../src/mta/outcome-jobs';
 import { threadedOutcomeRecorder } from '../../src/mta/outcome-writer';
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
@@ -85,8 +85,27 @@ export function route(this: HarakaPlugin, next: HarakaNext, hmail: HarakaHmail, 
     next(constants.ok, { ...state.relay });
     return;
   }
-  routeToMx(this, hmail, domain).then(
-    (decision) => (decision === undefined ? next() : next(decision.code, decision.value)),
+  lookup ??= harakaRequire('haraka-net-utils') as MxLookup;
+  routeToMx(domain, lookup, mtaOutboundGuard()).then(
+    (decision) => {
+      if (decision.kind !== 'haraka' && decision.refused.length > 0) {
+        hmail.logwarn(this, `MX addresses refused for ${domain}`, {
+          event: 'mta_mx_refused',
+          domain,
+          refused: decision.refused,
+          remaining: decision.kind === 'deliver' ? decision.targets.length : 0,
+        });
+      }
+      if (decision.kind === 'haraka') {
+        next();
+      } else if (decision.kind === 'refuse') {
+        // recordBounce reads it: the recipients fail with this reason, not Haraka's "No MX".
+        if (hmail.todo) hmail.todo.notes[REFUSED_MX_NOTE] = decision.response;
+        next(constants.deny, decision.response);
+      } else {
+        next(constants.ok, decision.targets);
+      }
+    },
     (err: unknown) => {
       // Haraka's own lookup then runs and classifies the failure (no such domain, DNS error).
       hmail.logwarn(this, 'MX lookup failed', { event: 'mta_mx_lookup_failed', domain, error: text(err) });
@@ -95,44 +114,9 @@ export function route(this: HarakaPlugin, next: HarakaNext, hmail: HarakaHmail, 
   );
 }
 
-/** Haraka's MX functions, the module instance Haraka itself uses (its resolver has DNS_SERVERS). */
-interface MxLookup {
-  get_mx(domain: string): Promise<(MxTarget & { readonly priority: number })[]>;
-  resolve_mx_hosts<T extends MxTarget>(mxs: readonly T[]): Promise<T[]>;
-}
+/** haraka-net-utils from Haraka's own directory: the instance whose resolver has DNS_SERVERS. */
 const harakaRequire = createRequire(require.resolve('Haraka/package.json'));
 let lookup: MxLookup | undefined;
-
-/** The get_mx answer; undefined: Haraka's own course (CONT). */
-async function routeToMx(
-  plugin: HarakaPlugin,
-  hmail: HarakaHmail,
-  domain: string,
-): Promise<{ readonly code: number; readonly value: unknown } | undefined> {
-  lookup ??= harakaRequire('haraka-net-utils') as MxLookup;
-  const exchanges = await lookup.get_mx(domain);
-  // No MX at all, or RFC 7505's null MX: Haraka's own answers (its bounce texts).
-  if (exchanges.length === 0 || (exchanges.length === 1 && exchanges[0]?.exchange === '')) return undefined;
-  // Haraka sorts what a plugin returns no further: by preference, as it would (RFC 5321 §5.1).
-  const sorted = [...exchanges].sort((a, b) => a.priority - b.priority);
-  const { allowed, refused } = screenMxTargets(await lookup.resolve_mx_hosts(sorted), mtaOutboundGuard());
-  if (refused.length > 0) {
-    hmail.logwarn(plugin, `MX addresses refused for ${domain}`, {
-      event: 'mta_mx_refused',
-      domain,
-      refused,
-      remaining: allowed.length,
-    });
-  }
-  if (allowed.length === 0 && refused.length > 0) {
-    const response = refusedMxResponse(domain, refused);
-    // recordBounce reads it: the recipients fail with this reason, not Haraka's "No MX".
-    if (hmail.todo) hmail.todo.notes[REFUSED_MX_NOTE] = response;
-    return { code: constants.deny, value: response };
-  }
-  // Resolved addresses only (none: Haraka's "Tried all MXs" deferral, as for unresolvable hosts).
-  return { code: constants.ok, value: allowed };
-}
 
 function report(r: HarakaRecipient): RecipientReport {
   return {

@@ -52,3 +52,42 @@ export function refusedMxResponse(domain: string, refused: readonly string[]): s
   const more = refused.length > 3 ? `; and ${refused.length - 3} more` : '';
   return `Not delivered: the MX of ${domain} resolves to a private address, which this appliance does not connect to (${shown}${more})`;
 }
+
+/** Haraka's MX functions (haraka-net-utils `get_mx`, `resolve_mx_hosts`): the instance Haraka uses. */
+export interface MxLookup {
+  get_mx(domain: string): Promise<(MxTarget & { readonly priority: number })[]>;
+  resolve_mx_hosts<T extends MxTarget>(mxs: readonly T[]): Promise<T[]>;
+}
+
+/**
+ * What mailroom-outbound's `get_mx` answers when no SMTP_RELAY is set, as a value:
+ * - `haraka`: no MX and no address, or RFC 7505's null MX: Haraka's own lookup
+ *   answers (its bounce texts), as before;
+ * - `deliver`: the allowed addresses, sorted by MX preference (Haraka does not sort
+ *   what a plugin returns; RFC 5321 §5.1), each keeping `from_dns`; none at all
+ *   (no MX host resolved) is Haraka's "Tried all MXs" deferral, as before;
+ * - `refuse`: every address was refused; the recipients fail with `response`.
+ * A failed lookup rejects: the caller leaves it to Haraka's lookup, which
+ * classifies the error itself (no such domain, DNS failure).
+ */
+export type MxRoute<T extends MxTarget> =
+  | { readonly kind: 'haraka' }
+  | { readonly kind: 'deliver'; readonly targets: T[]; readonly refused: readonly string[] }
+  | { readonly kind: 'refuse'; readonly response: string; readonly refused: readonly string[] };
+
+export async function routeToMx(
+  domain: string,
+  lookup: MxLookup,
+  guard: AddressGuard,
+): Promise<MxRoute<MxTarget & { readonly priority: number }>> {
+  const exchanges = await lookup.get_mx(domain);
+  if (exchanges.length === 0 || (exchanges.length === 1 && exchanges[0]?.exchange === '')) {
+    return { kind: 'haraka' };
+  }
+  const sorted = [...exchanges].sort((a, b) => a.priority - b.priority);
+  const { allowed, refused } = screenMxTargets(await lookup.resolve_mx_hosts(sorted), guard);
+  if (allowed.length === 0 && refused.length > 0) {
+    return { kind: 'refuse', response: refusedMxResponse(domain, refused), refused };
+  }
+  return { kind: 'deliver', targets: allowed, refused };
+}

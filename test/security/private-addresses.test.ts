@@ -12,7 +12,8 @@ import {
   outboundGuardFromConfig,
 } from '../../src/modules/webhooks/address-policy';
 import { deliveryOutcomes } from '../../src/mta/delivery-outcome';
-import { refusedMxResponse, screenMxTargets } from '../../src/mta/mx-guard';
+import type { MxLookup } from '../../src/mta/mx-guard';
+import { refusedMxResponse, routeToMx, screenMxTargets } from '../../src/mta/mx-guard';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
@@ -82,6 +83,54 @@ describe('the outbound guard on resolved MX addresses', () => {
     });
     assert.equal(listed.check('10.1.2.3').allowed, true);
     assert.equal(listed.check('10.2.0.1').allowed, false);
+  });
+
+  /** Haraka's lookup functions over a fixed table (a stand-in for DNS, not for our code). */
+  function lookupOf(
+    mx: Record<string, { exchange: string; priority: number }[]>,
+    a: Record<string, string[]>,
+  ) {
+    const lookup: MxLookup = {
+      get_mx: (domain) => Promise.resolve((mx[domain] ?? []).map((m) => ({ ...m }))),
+      resolve_mx_hosts: (mxs) =>
+        Promise.resolve(
+          mxs.flatMap((m) =>
+            (a[m.exchange ?? ''] ?? []).map((ip) => ({ ...m, exchange: ip, from_dns: m.exchange })),
+          ),
+        ),
+    };
+    return lookup;
+  }
+
+  it('routes to the allowed addresses by preference, refuses when none is left, leaves a null MX to Haraka', async () => {
+    const lookup = lookupOf(
+      {
+        'mixed.test': [
+          { exchange: 'b.mixed.test', priority: 20 },
+          { exchange: 'a.mixed.test', priority: 10 },
+        ],
+        'private.test': [{ exchange: 'mx.private.test', priority: 10 }],
+        'null.test': [{ exchange: '', priority: 0 }],
+      },
+      {
+        'a.mixed.test': ['10.0.0.1', '203.0.114.1'],
+        'b.mixed.test': ['203.0.114.2'],
+        'mx.private.test': ['10.0.0.1', '::ffff:0:a00:1'],
+      },
+    );
+    const mixed = await routeToMx('mixed.test', lookup, guard);
+    assert.equal(mixed.kind, 'deliver');
+    if (mixed.kind === 'deliver') {
+      assert.deepEqual(
+        mixed.targets.map((t) => t.exchange),
+        ['203.0.114.1', '203.0.114.2'],
+      );
+      assert.equal(mixed.refused.length, 1);
+    }
+    const refused = await routeToMx('private.test', lookup, guard);
+    assert.equal(refused.kind, 'refuse');
+    assert.equal((await routeToMx('null.test', lookup, guard)).kind, 'haraka');
+    assert.equal((await routeToMx('none.test', lookup, guard)).kind, 'haraka');
   });
 
   it('a refused MX is a permanent failure of each recipient, not a deferral', () => {
