@@ -2,7 +2,7 @@ import { loadConfig, sqlitePath } from './config';
 import { migrate, openDb } from './db/connect';
 import { exitOnFatal } from './shared/fatal';
 import { createLogger } from './shared/logger';
-import { restrictExistingFiles, restrictNewFiles } from './shared/private-files';
+import { restrictDataDir, restrictNewFiles } from './shared/private-files';
 
 /** What the supervisor needs to know from the configuration (sent over IPC). */
 export interface BootResult {
@@ -32,7 +32,7 @@ async function boot(): Promise<void> {
   await db.destroy();
   if (applied.length > 0) log.info({ event: 'migrations_applied', migrations: applied }, 'database migrated');
   // Upgrades: files an earlier version created under umask 022 (issue 17, finding 10).
-  const modes = restrictExistingFiles(config.dataDir);
+  const modes = restrictDataDir(config.dataDir);
   if (modes.fixed.length > 0) {
     log.info(
       { event: 'data_dir_modes_fixed', files: modes.fixed.length, dataDir: config.dataDir },

@@ -28,6 +28,26 @@ export interface ModeFix {
 }
 
 /**
+ * Written into DATA_DIR once a whole-tree pass found nothing it could not fix. Every
+ * process has run under umask 077 since, so later boots check only DATA_DIR and its
+ * direct entries (the database, the secret key, TLS material): a walk of the whole
+ * raw-mail store on every start would grow with the mail kept.
+ */
+const WALKED_MARKER = '.private-modes';
+
+/**
+ * `restrictExistingFiles` for a boot: the whole tree the first time (an upgrade from
+ * a version without umask 077), then DATA_DIR's own level only.
+ */
+export function restrictDataDir(dataDir: string): { fixed: ModeFix[]; failed: string[] } {
+  const marker = path.join(dataDir, WALKED_MARKER);
+  const whole = !fs.existsSync(marker);
+  const result = restrictExistingFiles(dataDir, whole ? Infinity : 1);
+  if (whole && result.failed.length === 0) fs.writeFileSync(marker, '', { mode: PRIVATE_FILE_MODE });
+  return result;
+}
+
+/**
  * Tightens what an earlier version (or another umask) left under `dir`: group and
  * other permission bits are cleared on every file and directory, the owner's are
  * kept (an executable stays executable to its owner). Symbolic links are not
@@ -35,10 +55,13 @@ export interface ModeFix {
  * A file that cannot be changed (another owner, a read-only mount) is reported in
  * `failed` and left as it is; the appliance still starts.
  */
-export function restrictExistingFiles(dir: string): { fixed: ModeFix[]; failed: string[] } {
+export function restrictExistingFiles(
+  dir: string,
+  maxDepth = Infinity,
+): { fixed: ModeFix[]; failed: string[] } {
   const fixed: ModeFix[] = [];
   const failed: string[] = [];
-  const visit = (file: string): void => {
+  const visit = (file: string, depth: number): void => {
     let stat: fs.Stats;
     try {
       stat = fs.lstatSync(file);
@@ -56,7 +79,7 @@ export function restrictExistingFiles(dir: string): { fixed: ModeFix[]; failed: 
         failed.push(file);
       }
     }
-    if (!stat.isDirectory()) return;
+    if (!stat.isDirectory() || depth >= maxDepth) return;
     let entries: string[];
     try {
       entries = fs.readdirSync(file);
@@ -64,8 +87,8 @@ export function restrictExistingFiles(dir: string): { fixed: ModeFix[]; failed: 
       failed.push(file);
       return;
     }
-    for (const entry of entries) visit(path.join(file, entry));
+    for (const entry of entries) visit(path.join(file, entry), depth + 1);
   };
-  visit(dir);
+  visit(dir, 0);
   return { fixed, failed };
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { restrictExistingFiles } from '../../src/shared/private-files';
+import { restrictDataDir, restrictExistingFiles } from '../../src/shared/private-files';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
@@ -57,6 +57,32 @@ describe('restrictExistingFiles', () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
       fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('restrictDataDir', () => {
+  it('walks the whole tree once, then only DATA_DIR’s own level (the marker)', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'modes-marker-'));
+    try {
+      fs.mkdirSync(path.join(root, 'inbound'));
+      const deep = path.join(root, 'inbound', 'old.eml');
+      const top = path.join(root, 'mail.db');
+      fs.writeFileSync(deep, 'x');
+      fs.writeFileSync(top, 'x');
+      fs.chmodSync(deep, 0o644);
+      fs.chmodSync(top, 0o644);
+      restrictDataDir(root);
+      assert.equal(fs.statSync(deep).mode & 0o777, 0o600);
+      assert.equal(fs.statSync(path.join(root, '.private-modes')).mode & 0o777, 0o600);
+      // After the first pass, deep entries are no longer visited; the top level still is.
+      fs.chmodSync(deep, 0o644);
+      fs.chmodSync(top, 0o644);
+      restrictDataDir(root);
+      assert.equal(fs.statSync(top).mode & 0o777, 0o600);
+      assert.equal(fs.statSync(deep).mode & 0o777, 0o644);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
     }
   });
 });
