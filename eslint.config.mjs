@@ -1,5 +1,6 @@
 // ESLint flat config: typescript-eslint's type-checked rules over all TypeScript.
 import js from '@eslint/js';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -21,6 +22,20 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-confusing-void-expression': 'off',
       '@typescript-eslint/no-unnecessary-condition': 'off',
+    },
+  },
+  {
+    // Issue 17 finding 2: a regex with nested or adjacent unbounded quantifiers backtracks
+    // super-linearly; over attacker text (inbound mail, bounce reports, API input) that stalls
+    // the process. These rules reject the shapes outright, in their strictest settings (potential
+    // backtracking too; patterns whose source is reused and sticky ones included); a justified
+    // exception carries an eslint-disable comment saying why its input is bounded.
+    files: ['src/**/*.ts', 'plugins/**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+      'regexp/no-super-linear-move': ['error', { ignoreSticky: false, ignorePartial: false }],
+      'regexp/no-misleading-capturing-group': 'error',
     },
   },
   {

@@ -2,6 +2,7 @@ import { loadConfig, sqlitePath } from './config';
 import { migrate, openDb } from './db/connect';
 import { exitOnFatal } from './shared/fatal';
 import { createLogger } from './shared/logger';
+import { restrictDataDir, restrictNewFiles } from './shared/private-files';
 
 /** What the supervisor needs to know from the configuration (sent over IPC). */
 export interface BootResult {
@@ -30,6 +31,20 @@ async function boot(): Promise<void> {
   const applied = await migrate(db);
   await db.destroy();
   if (applied.length > 0) log.info({ event: 'migrations_applied', migrations: applied }, 'database migrated');
+  // Upgrades: files an earlier version created under umask 022 (issue 17, finding 10).
+  const modes = restrictDataDir(config.dataDir);
+  if (modes.fixed.length > 0) {
+    log.info(
+      { event: 'data_dir_modes_fixed', files: modes.fixed.length, dataDir: config.dataDir },
+      'made files under DATA_DIR private to the appliance user (0600/0700)',
+    );
+  }
+  if (modes.failed.length > 0) {
+    log.warn(
+      { event: 'data_dir_modes_unfixable', files: modes.failed.slice(0, 20), count: modes.failed.length },
+      'could not make these files under DATA_DIR private; check their owner',
+    );
+  }
   const result: BootResult = {
     logLevel: config.logLevel,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
@@ -42,4 +57,5 @@ async function boot(): Promise<void> {
   }
 }
 
+restrictNewFiles();
 boot().then(() => process.exit(0), exitOnFatal('supervisor'));

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { BootResult } from './boot';
 import type { ProcessName } from './supervisor';
+import { restrictNewFiles } from './shared/private-files';
 import { PROCESS_NAMES, Supervisor, lineLogger } from './supervisor';
 
 // The supervisor lives as long as the appliance: it imports only node built-ins and
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+// Before anything is created: every process the supervisor starts inherits the mask.
+restrictNewFiles();
 main().catch((err: unknown) => {
   const line = {
     level: 'fatal',

@@ -1,8 +1,12 @@
 /**
  * Delivery of queued outbound mail and the record of what became of it:
  * - `get_mx`: a message mailroom-dkim could not sign is refused here (never sent
- *   unsigned); with SMTP_RELAY every message goes to the relay; otherwise Haraka
- *   looks up the recipient domain's MX itself (through DNS_SERVERS, mailroom-dns).
+ *   unsigned); with SMTP_RELAY (the operator's own smarthost, trusted) every message
+ *   goes to the relay; otherwise the recipient domain's MX is looked up here with
+ *   Haraka's own functions (through DNS_SERVERS, mailroom-dns), resolved to
+ *   addresses, and only the addresses the outbound guard allows are handed to
+ *   Haraka (src/mta/mx-guard.ts; issue 17, finding 9): Haraka connects to exactly
+ *   what was checked, without a second lookup that could answer differently.
  * - `delivered` / `deferred` / `bounce`: one `mta-outcome` job per recipient,
  *   committed (SQLite, synchronous=FULL, by a writer thread so Haraka's event loop
  *   never waits on an fsync; hooks firing together share a commit) BEFORE next():
@@ -14,14 +18,18 @@
  *   Haraka, the outcome job is the bounce record.
  * Classification is src/mta/delivery-outcome.ts.
  */
+import { createRequire } from 'node:module';
 import constants from 'haraka-constants';
 import { emailIdFromVerp } from '../../src/modules/emails/mta-outcome';
 import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
 import type { DeliveryEvent, RecipientReport } from '../../src/mta/delivery-outcome';
 import { deliveryOutcomes } from '../../src/mta/delivery-outcome';
+import { mtaOutboundGuard } from '../../src/mta/mta-runtime';
+import type { MxLookup } from '../../src/mta/mx-guard';
+import { routeToMx } from '../../src/mta/mx-guard';
 import type { OutcomeRecorder } from '../../src/mta/outcome-jobs';
 import { threadedOutcomeRecorder } from '../../src/mta/outcome-writer';
-import { UNSIGNED_NOTE } from '../../src/mta/signing-state';
+import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import { iniInteger, iniValue } from '../ini';
 import type { HarakaAddress, HarakaHmail, HarakaNext, HarakaPlugin, HarakaRecipient } from '../types';
 
@@ -67,7 +75,7 @@ export function register(this: HarakaPlugin): void {
   this.register_hook('bounce', 'recordBounce');
 }
 
-export function route(this: HarakaPlugin, next: HarakaNext, hmail: HarakaHmail): void {
+export function route(this: HarakaPlugin, next: HarakaNext, hmail: HarakaHmail, domain: string): void {
   if (hmail.todo?.notes[UNSIGNED_NOTE] === true) {
     // DENY: Haraka bounces it at once, and recordBounce records `failed`.
     next(constants.deny, 'not DKIM-signed: refused to send');
@@ -77,8 +85,38 @@ export function route(this: HarakaPlugin, next: HarakaNext, hmail: HarakaHmail):
     next(constants.ok, { ...state.relay });
     return;
   }
-  next();
+  lookup ??= harakaRequire('haraka-net-utils') as MxLookup;
+  routeToMx(domain, lookup, mtaOutboundGuard()).then(
+    (decision) => {
+      if (decision.kind !== 'haraka' && decision.refused.length > 0) {
+        hmail.logwarn(this, `MX addresses refused for ${domain}`, {
+          event: 'mta_mx_refused',
+          domain,
+          refused: decision.refused,
+          remaining: decision.kind === 'deliver' ? decision.targets.length : 0,
+        });
+      }
+      if (decision.kind === 'haraka') {
+        next();
+      } else if (decision.kind === 'refuse') {
+        // recordBounce reads it: the recipients fail with this reason, not Haraka's "No MX".
+        if (hmail.todo) hmail.todo.notes[REFUSED_MX_NOTE] = decision.response;
+        next(constants.deny, decision.response);
+      } else {
+        next(constants.ok, decision.targets);
+      }
+    },
+    (err: unknown) => {
+      // Haraka's own lookup then runs and classifies the failure (no such domain, DNS error).
+      hmail.logwarn(this, 'MX lookup failed', { event: 'mta_mx_lookup_failed', domain, error: text(err) });
+      next();
+    },
+  );
 }
+
+/** haraka-net-utils from Haraka's own directory: the instance whose resolver has DNS_SERVERS. */
+const harakaRequire = createRequire(require.resolve('Haraka/package.json'));
+let lookup: MxLookup | undefined;
 
 function report(r: HarakaRecipient): RecipientReport {
   return {
@@ -290,6 +328,11 @@ export function recordDeferred(
   );
 }
 
+function refusedMxOf(hmail: HarakaHmail): string | undefined {
+  const note: unknown = hmail.todo?.notes[REFUSED_MX_NOTE];
+  return typeof note === 'string' ? note : undefined;
+}
+
 /** bounce(next, hmail, err) with err.bounced_rcpt when Haraka split the failed recipients off. */
 export function recordBounce(
   this: HarakaPlugin,
@@ -310,6 +353,7 @@ export function recordBounce(
       numFailures: hmail.num_failures,
       retryBudget: state.retryBudget,
       unsigned: hmail.todo?.notes[UNSIGNED_NOTE] === true,
+      refusedMx: refusedMxOf(hmail),
       at: new Date().toISOString(),
     }),
     // OK: recorded, no DSN from Haraka. Not recorded: CONT lets Haraka send its

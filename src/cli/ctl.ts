@@ -17,6 +17,7 @@ import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup/backup-com
 import { bouncesClassifyCommand } from './bounces-classify';
 import { configDocsMarkdown } from './config-docs';
 import { DOCTOR_USAGE, doctorCommand } from './doctor/doctor-command';
+import { restrictNewFiles } from '../shared/private-files';
 
 const USAGE = `usage: npm run ctl -- <command>
 
@@ -173,6 +174,7 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+restrictNewFiles();
 main(process.argv.slice(2)).catch((err: unknown) => {
   const message = isAppError(err)
     ? `${err.code}: ${err.message}`

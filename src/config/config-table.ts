@@ -106,6 +106,12 @@ export const configTable = {
     '128',
     'Jobs the worker runs at once (sends wait on the MTA, so this is I/O, not cores); their database writes share commits.',
   ),
+  workerStallLimitMs: key(
+    'WORKER_STALL_LIMIT_MS',
+    int(1_000, 600_000),
+    '10000',
+    "How long a job handler may block the worker's event loop: past it a watchdog thread marks the job it blames failed (no retry), logs `worker_stalled` and kills the worker, which the supervisor restarts.",
+  ),
   smtpPort: key('SMTP_PORT', port, '2525', 'Inbound MX port (the image sets 25).'),
   submissionPort: key(
     'SUBMISSION_PORT',
@@ -237,6 +243,17 @@ export const configTable = {
     'WEBHOOK_ALLOWED_CIDRS',
     list(cidr),
     'Comma list of CIDRs (`10.1.0.0/16`, `fd00::/8`, or a bare address) that webhooks may reach even though the SSRF guard refuses them otherwise.',
+  ),
+  outboundAllowPrivate: key(
+    'OUTBOUND_ALLOW_PRIVATE',
+    bool,
+    'false',
+    'Let outbound mail go to an MX that resolves to a loopback, private (RFC 1918), link-local, CGNAT or unique-local address (an internal mail server). Off: such a recipient fails with "MX resolves to a private address" and no connection is made, so a customer\'s DNS cannot aim port 25 into your network. Other special-purpose addresses need OUTBOUND_ALLOWED_CIDRS. `SMTP_RELAY` is yours and exempt.',
+  ),
+  outboundAllowedCidrs: optional(
+    'OUTBOUND_ALLOWED_CIDRS',
+    list(cidr),
+    'Comma list of CIDRs (`10.1.0.0/16`, `fd00::/8`, or a bare address) an MX may resolve into although the outbound guard refuses them otherwise.',
   ),
   dnsRecheckIntervalS: key(
     'DNS_RECHECK_INTERVAL_S',

@@ -8,6 +8,7 @@ import { createLogger } from '../shared/logger';
 import { createApp } from './app';
 import { SendWriter } from './send-writer';
 import { stopWhenParentGoes } from '../shared/parent-watch';
+import { restrictNewFiles } from '../shared/private-files';
 
 /** The api process: `node dist/src/http/main.js`. */
 async function main(): Promise<void> {
@@ -70,4 +71,5 @@ async function main(): Promise<void> {
   stopWhenParentGoes();
 }
 
+restrictNewFiles();
 main().catch(exitOnFatal('api'));

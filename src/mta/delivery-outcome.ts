@@ -63,6 +63,8 @@ export type DeliveryEvent =
       readonly retryBudget: number;
       /** The message could not be DKIM-signed and was stopped before delivery (mailroom-dkim). */
       readonly unsigned?: boolean | undefined;
+      /** Every MX address was refused by the outbound guard (src/mta/mx-guard.ts): the reason. */
+      readonly refusedMx?: string | undefined;
     });
 
 /** Haraka's `dsn_smtp_code` is a string ('550'); a reply code is three digits, 2xx-5xx. */
@@ -123,6 +125,7 @@ function recipient(address: string): string {
  * | `delivered` | remote 2xx                                   | `delivered` | numFailures + 1   |
  * | `deferred`  | any (remote 4xx, no MX reachable, DNS error) | `deferred`  | numFailures       |
  * | `bounce`    | not signed (mailroom-dkim stopped it)        | `failed`    | numFailures + 1   |
+ * | `bounce`    | every MX address refused (mx-guard.ts)       | `failed`    | numFailures + 1   |
  * | `bounce`    | numFailures > retryBudget (retries spent)    | `failed`    | numFailures       |
  * | `bounce`    | remote 5xx                                   | `bounced`   | numFailures + 1   |
  * | `bounce`    | anything else (no such domain, null MX …)    | `failed`    | numFailures + 1   |
@@ -165,6 +168,19 @@ export function deliveryOutcomes(event: DeliveryEvent): MtaOutcomePayload[] {
             smtpCode: null,
             enhancedStatus: '5.7.0',
             response: 'Not delivered: the message could not be DKIM-signed (never sent unsigned)',
+            attempt,
+            host: null,
+          };
+        }
+        if (event.refusedMx !== undefined) {
+          // RFC 3463 X.4.4, unable to route: no usable next hop, no connection made.
+          return {
+            ...base,
+            recipient: recipient(r.address),
+            outcome: 'failed',
+            smtpCode: null,
+            enhancedStatus: '5.4.4',
+            response: event.refusedMx,
             attempt,
             host: null,
           };

@@ -27,12 +27,10 @@ export interface DkimSigningKey {
  * unsubscribe pair (RFC 8058 §4 requires both to be signed). Custom `X-` headers,
  * Received and Return-Path are not: relays add or rewrite them.
  *
- * Not over-signed: mailauth's dkimSign puts a name in h= once per field present
- * and has no option to list a field once more than it occurs (RFC 6376 §8.15),
- * and h= is covered by the signature itself, so it cannot be edited afterwards.
- * A second From prepended in transit therefore leaves this signature valid;
- * receivers applying RFC 5322's "exactly one From" (and DMARC, RFC 7489 §6.6.1)
- * reject such a message.
+ * Over-signed (RFC 6376 §8.15): each field RFC 5322 §3.6 allows at most once is
+ * listed in h= once more than it occurs. A verifier then covers "no further
+ * instance" of it, so a From (or Subject, Reply-To …) added in transit above or
+ * below ours breaks the signature instead of riding on it (issue 17, finding 4).
  */
 export const SIGNED_HEADERS: readonly string[] = [
   'From',
@@ -56,6 +54,31 @@ export const SIGNED_HEADERS: readonly string[] = [
   'List-Unsubscribe-Post',
   'Feedback-ID',
 ];
+
+/** The SIGNED_HEADERS RFC 5322 §3.6 limits to one occurrence: over-signed. */
+export const OVERSIGNED_HEADERS: readonly string[] = [
+  'From',
+  'Sender',
+  'Reply-To',
+  'To',
+  'Cc',
+  'Subject',
+  'Date',
+  'Message-ID',
+  'In-Reply-To',
+  'References',
+];
+
+/**
+ * mailauth's signer lists a name in h= once per field present and has no option
+ * to add more: the extra names are appended here. A name in h= with no field left
+ * to match contributes nothing to the hash (RFC 6376 §5.4.2), so the signed data
+ * is unchanged; h= itself is covered by the signature.
+ */
+function overSigned(keys: string): string {
+  const extra = OVERSIGNED_HEADERS.join(': ');
+  return keys === '' ? extra : `${keys}: ${extra}`;
+}
 
 const HEADER_PREFIX = /^DKIM-Signature:[ \t]*/i;
 
@@ -81,7 +104,8 @@ class KeyObjectSigner extends DkimSigner {
     const signatureData = this.signatureData[0];
     if (signatureData === undefined || this.headers === undefined) return Promise.resolve();
     try {
-      const lines = getSigningHeaderLines(this.headers.parsed, this.getFieldNames(signatureData));
+      const present = getSigningHeaderLines(this.headers.parsed, this.getFieldNames(signatureData));
+      const lines = { ...present, keys: overSigned(present.keys) };
       if (!lines.headers.some((header) => header.key === 'from')) {
         throw Object.assign(new Error('Can not sign a message that has no From header'), { code: 'ENOFROM' });
       }

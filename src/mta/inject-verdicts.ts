@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { verifiedVerp } from '../modules/emails/verp-address';
+import { clip } from '../shared/text';
 import type { Listener } from './listeners';
 import { isLoopback } from './listeners';
 import type { SmtpVerdict } from './smtp-verdict';
@@ -54,7 +55,7 @@ export function injectMailVerdict(
 ): SmtpVerdict | undefined {
   if (!authenticated) return authRequiredVerdict();
   if (verifiedVerp(sender, tagKey()) === undefined) {
-    return reject(550, '5.7.1', `<${sender}>: not a Mailroom VERP sender; not relayed`);
+    return reject(550, '5.7.1', `<${clip(sender)}>: not a Mailroom VERP sender; not relayed`);
   }
   return undefined;
 }

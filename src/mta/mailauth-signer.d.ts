@@ -33,6 +33,8 @@ declare module 'mailauth/lib/dkim/dkim-signer' {
 
 declare module 'mailauth/lib/tools' {
   export interface SigningHeaderLines {
+    /** The h= value: the names of the fields signed, as cased in the message, `: `-separated. */
+    readonly keys: string;
     readonly headers: readonly { readonly key: string }[];
   }
   export function getSigningHeaderLines(parsedHeaders: unknown[], fieldNames: string): SigningHeaderLines;

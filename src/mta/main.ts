@@ -6,6 +6,7 @@ import { createLogger } from '../shared/logger';
 import { runHarakaInProcess, waitForGreeting } from './haraka-process';
 import { closeMtaRuntime } from './mta-runtime';
 import { renderMtaConfig } from './render-config';
+import { restrictNewFiles } from '../shared/private-files';
 
 /** A healthy Haraka is up in 1-2 s; past this something is wrong and a restart is the remedy. */
 const READY_TIMEOUT_MS = 30_000;
@@ -86,4 +87,5 @@ async function main(): Promise<void> {
   }
 }
 
+restrictNewFiles();
 main().catch(exitOnFatal('mta'));

@@ -2,6 +2,8 @@ import type { AppConfig } from '../config';
 import { loadConfig, sqlitePath } from '../config';
 import type { Db } from '../db/connect';
 import { openDb } from '../db/connect';
+import type { AddressGuard } from '../modules/webhooks/address-policy';
+import { outboundGuardFromConfig } from '../modules/webhooks/address-policy';
 import type { StorageGuard } from '../shared/disk-space';
 import { storageGuardFor } from '../shared/disk-space';
 import { createSealer } from '../shared/seal';
@@ -28,6 +30,7 @@ let config: AppConfig | undefined;
 let db: Db | undefined;
 let signingKeys: SigningKeys | undefined;
 let intake: IntakeCommit | undefined;
+let outboundGuard: AddressGuard | undefined;
 
 function runtimeConfig(): AppConfig {
   config ??= loadConfig().config;
@@ -42,6 +45,12 @@ export function expectedInjectCredential(): { user: string; pass: string } {
 /** The key of the VERP senders' tags (src/modules/emails/verp-address.ts), as the worker derives it. */
 export function mtaVerpKey(): Buffer {
   return verpKey(runtimeConfig().secretKey);
+}
+
+/** What an MX may resolve to (OUTBOUND_ALLOW_PRIVATE, OUTBOUND_ALLOWED_CIDRS; src/mta/mx-guard.ts). */
+export function mtaOutboundGuard(): AddressGuard {
+  outboundGuard ??= outboundGuardFromConfig(runtimeConfig());
+  return outboundGuard;
 }
 
 /** The appliance database (WAL, synchronous=FULL: a commit is on disk when it returns). */

@@ -1,3 +1,4 @@
+import { clip } from '../shared/text';
 import type { SmtpVerdict } from './smtp-verdict';
 import { accept, defer, reject } from './smtp-verdict';
 
@@ -41,6 +42,14 @@ export const EMPTY_RECEIVING_VIEW: ReceivingView = { host: () => undefined };
  */
 const RELAY_SYNTAX = /[%!@]/;
 
+/**
+ * RFC 5321 §4.5.1: postmaster (case-insensitive) MUST be accepted at every domain
+ * the server receives for, whatever its list of addresses. It is routed like the
+ * host's other mail, to the inbound mail of the domain's account: the account
+ * holder is who answers for the domain. (Issue 17, finding 10.)
+ */
+const POSTMASTER = 'postmaster';
+
 function unquote(local: string): string {
   return local.length >= 2 && local.startsWith('"') && local.endsWith('"') ? local.slice(1, -1) : local;
 }
@@ -57,7 +66,7 @@ function normalizeHost(host: string): string {
 export function rcptVerdict(address: RcptAddress, view: ReceivingView): SmtpVerdict {
   const local = unquote(address.local);
   const host = normalizeHost(address.host);
-  const shown = host === '' ? `<${address.local}>` : `<${address.local}@${host}>`;
+  const shown = clip(host === '' ? `<${address.local}>` : `<${address.local}@${host}>`);
 
   if (RELAY_SYNTAX.test(local)) {
     return reject(550, '5.7.1', `${shown}: relay-style address refused`);
@@ -69,7 +78,8 @@ export function rcptVerdict(address: RcptAddress, view: ReceivingView): SmtpVerd
   if (receiving === undefined) {
     return reject(550, '5.1.1', `${shown}: no such recipient here`);
   }
-  if (receiving.localParts.size > 0 && !receiving.localParts.has(local.toLowerCase())) {
+  const lower = local.toLowerCase();
+  if (receiving.localParts.size > 0 && !receiving.localParts.has(lower) && lower !== POSTMASTER) {
     return reject(550, '5.1.1', `${shown}: no such user here`);
   }
   return accept(250, '2.1.5', `${shown}: recipient ok`);

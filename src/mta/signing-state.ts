@@ -25,3 +25,10 @@ export function takeSigningKey(transaction: object): DkimSigningKey | undefined 
  * to route it and records a `failed` outcome instead of sending it unsigned.
  */
 export const UNSIGNED_NOTE = 'mailroom_unsigned';
+
+/**
+ * Set in the notes of a message whose MX resolved only to addresses the outbound
+ * guard refuses (src/mta/mx-guard.ts): mailroom-outbound records its recipients
+ * as `failed` with this text instead of Haraka's "No MX for <domain>".
+ */
+export const REFUSED_MX_NOTE = 'mailroom_refused_mx';

@@ -57,6 +57,31 @@ export function headerValue(fields: readonly HeaderField[], name: string): strin
   return fields.find((f) => f.name.toLowerCase() === lower)?.value;
 }
 
+/**
+ * RFC 5322 §3.6: the originator fields occur at most once. A second From (or
+ * Sender, Reply-To) is what a reader's client may show while the first is the
+ * one signed and checked (issue 17, finding 4), so a submission carrying one is
+ * refused rather than relayed. From and Sender must each name one mailbox: the
+ * sender is the account's verified address, never a list (§3.6.2 allows a
+ * From mailbox-list only with a Sender, which would then be the one checked).
+ * Undefined: nothing to object to; else why, for the reply.
+ */
+export function originatorFieldsRefusal(fields: readonly HeaderField[]): string | undefined {
+  for (const name of ['From', 'Sender', 'Reply-To']) {
+    const count = fields.filter((f) => f.name.toLowerCase() === name.toLowerCase()).length;
+    if (count > 1) return `The message has ${count} ${name} header fields; RFC 5322 §3.6 allows one`;
+  }
+  for (const name of ['from', 'sender']) {
+    const value = headerValue(fields, name);
+    if (value === undefined) continue;
+    const mailboxes = addressparser(value);
+    if (mailboxes.length !== 1 || mailboxes[0] === undefined || 'group' in mailboxes[0]) {
+      return `The ${name === 'from' ? 'From' : 'Sender'} header must name exactly one mailbox`;
+    }
+  }
+  return undefined;
+}
+
 /** Bare addresses of the To and Cc headers, lower-cased. */
 export function headerRecipients(fields: readonly HeaderField[]): Set<string> {
   const out = new Set<string>();

@@ -6,3 +6,30 @@ export function hasControlChars(s: string): boolean {
   }
   return false;
 }
+
+// Issue 17 finding 2: `s.replace(/x+$/, '')` retries the run from every offset when it is not at
+// the end ("   …   a"), quadratic in the run's length. These scans are linear.
+
+/** `s` without the trailing characters that are in `chars`. */
+export function trimEndChars(s: string, chars: string): string {
+  let end = s.length;
+  while (end > 0 && chars.includes(s.charAt(end - 1))) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
+/** `s` without the leading characters that are in `chars`. */
+export function trimStartChars(s: string, chars: string): string {
+  let start = 0;
+  while (start < s.length && chars.includes(s.charAt(start))) start++;
+  return start === 0 ? s : s.slice(start);
+}
+
+/**
+ * At most `max` characters of `s`, ending in `...` when cut. For values echoed
+ * back to a client (SMTP replies, error messages): a 2 MB From header must not
+ * come back as a 2 MB reply (issue 17, finding 10). ASCII marker: SMTP reply
+ * text is US-ASCII (RFC 5321 §4.2).
+ */
+export function clip(s: string, max = 256): string {
+  return s.length <= max ? s : `${s.slice(0, Math.max(0, max - 3))}...`;
+}

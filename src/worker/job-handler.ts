@@ -20,6 +20,17 @@ export interface JobContext {
    */
   readonly signal: AbortSignal;
   readonly logger: Logger;
+  /**
+   * Runs synchronous CPU work (parsing attacker input) on this job's account: if it blocks the
+   * event loop past WORKER_STALL_LIMIT_MS, the stall watchdog fails this job, without retries,
+   * and restarts the worker (issue 17 finding 2). Absent outside the job runner; use cpuWork().
+   */
+  readonly cpu?: (<T>(work: () => T) => T) | undefined;
+}
+
+/** `work()`, on the job's account when the context has a watchdog (see JobContext.cpu). */
+export function cpuWork<T>(ctx: JobContext, work: () => T): T {
+  return ctx.cpu ? ctx.cpu(work) : work();
 }
 
 /**

@@ -13,6 +13,8 @@ import { randomToken } from '../shared/ids';
 import type { Logger } from '../shared/logger';
 import type { HandlerRegistry, JobContext, JobHandler } from './job-handler';
 import { isPermanentJobError, PermanentJobError } from './job-handler';
+import type { StallWatchdogOptions } from './stall-watchdog';
+import { StallWatchdog } from './stall-watchdog';
 
 export interface JobRunnerOptions {
   readonly db: Kysely<Database>;
@@ -33,6 +35,8 @@ export interface JobRunnerOptions {
    * Default: one of the runner's own over `db`.
    */
   readonly writes?: WriteBatcher | undefined;
+  /** Fail a job that blocks the event loop and restart the worker (see stall-watchdog.ts). */
+  readonly stallWatchdog?: StallWatchdogOptions | undefined;
 }
 
 export interface StopResult {
@@ -78,6 +82,8 @@ export class JobRunner {
   private loopDone: Promise<void> | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private heartbeating = false;
+  private readonly watchdogOptions: StallWatchdogOptions | undefined;
+  private watchdog: StallWatchdog | undefined;
 
   constructor(options: JobRunnerOptions) {
     this.db = options.db;
@@ -89,11 +95,19 @@ export class JobRunner {
     this.idleMs = options.idleMs ?? 100;
     this.backoff = options.backoff;
     this.writes = options.writes ?? new WriteBatcher(this.db);
+    this.watchdogOptions = options.stallWatchdog;
     this.queues = (Object.keys(this.handlers) as QueueName[]).filter((q) => this.handlers[q] !== undefined);
   }
 
   start(): void {
     if (this.loopDone) return;
+    if (this.watchdogOptions) {
+      this.watchdog = new StallWatchdog({
+        ...this.watchdogOptions,
+        owner: this.owner,
+        onError: (err) => this.logger.error({ event: 'stall_watchdog_failed', err }),
+      });
+    }
     this.loopDone = this.loop();
     this.heartbeatTimer = setInterval(
       () => void this.heartbeat(),
@@ -116,6 +130,7 @@ export class JobRunner {
     const running = [...this.inFlight].map((f) => f.done);
     await withDeadline(Promise.all(running), deadline);
     clearInterval(this.heartbeatTimer);
+    await this.watchdog?.stop();
     this.closed = true;
     const abandoned = [...this.inFlight];
     for (const f of abandoned) f.controller.abort(new Error('worker stopping'));
@@ -179,11 +194,16 @@ export class JobRunner {
     const { job } = flight;
     const started = Date.now();
     const handler = this.handlers[job.queue];
+    const watchdog = this.watchdog;
+    const blamed = { id: job.id, attempts: job.attempts };
+    const ctx: JobContext = {
+      signal: flight.controller.signal,
+      logger: this.logger.child({ module: 'job', queue: job.queue, jobId: job.id }),
+      cpu: watchdog ? (work) => watchdog.run(blamed, work) : undefined,
+    };
     try {
-      await invoke(handler, job, {
-        signal: flight.controller.signal,
-        logger: this.logger.child({ module: 'job', queue: job.queue, jobId: job.id }),
-      });
+      // The handler's synchronous start runs on its account too: a stall there is its own.
+      await (watchdog ? watchdog.run(blamed, () => invoke(handler, job, ctx)) : invoke(handler, job, ctx));
     } catch (err) {
       flight.settling = true;
       await this.settleFailure(job, err);

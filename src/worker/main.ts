@@ -6,6 +6,7 @@ import { createLogger } from '../shared/logger';
 import { createHandlers, seedSchedules } from './handlers';
 import { startWorker } from './start-worker';
 import { stopWhenParentGoes } from '../shared/parent-watch';
+import { restrictNewFiles } from '../shared/private-files';
 
 /** How long shutdown waits for running handlers; the rest come back through lease expiry. */
 const STOP_DEADLINE_MS = 5_000;
@@ -21,7 +22,18 @@ async function main(): Promise<void> {
   // One group commit for the handlers' writes and the runner's claims and settlements.
   const writes = new WriteBatcher(db);
   const handlers = createHandlers({ db, config, writes });
-  const worker = await startWorker({ config, db, handlers, logger, writes });
+  const worker = await startWorker({
+    config,
+    db,
+    handlers,
+    logger,
+    writes,
+    stallWatchdog: {
+      limitMs: config.workerStallLimitMs,
+      file: sqlitePath(config),
+      logLevel: config.logLevel,
+    },
+  });
   await seedSchedules({ db, config });
 
   let stopping = false;
@@ -52,4 +64,5 @@ async function main(): Promise<void> {
   stopWhenParentGoes();
 }
 
+restrictNewFiles();
 main().catch(exitOnFatal('worker'));

@@ -6,6 +6,7 @@ import type { Logger } from '../shared/logger';
 import type { HandlerRegistry } from './job-handler';
 import { startHealthServer } from './health-server';
 import { JobRunner } from './job-runner';
+import type { StallWatchdogOptions } from './stall-watchdog';
 
 export interface StartWorkerOptions {
   readonly config: Pick<AppConfig, 'workerPort' | 'bindAddress'> &
@@ -16,6 +17,8 @@ export interface StartWorkerOptions {
   readonly logger: Logger;
   /** The group commit the handlers write through, shared so settlements join their commits. */
   readonly writes?: WriteBatcher | undefined;
+  /** Fail a job that blocks the event loop and restart the worker (see stall-watchdog.ts). */
+  readonly stallWatchdog?: StallWatchdogOptions | undefined;
 }
 
 export interface RunningWorker {
@@ -33,6 +36,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     logger: options.logger.child({ module: 'job-runner' }),
     concurrency: options.config.workerConcurrency,
     writes: options.writes,
+    stallWatchdog: options.stallWatchdog,
   });
   const health = await startHealthServer({
     port: options.config.workerPort,

@@ -1,12 +1,16 @@
 // A real worker process for the crash tests: the real job runner on the real
 // jobs table, with one test handler. Configured through the environment:
 //   JOB_DB_FILE (migrated already; must hold a job_effects table), JOB_LEASE_MS,
-//   JOB_CONCURRENCY, LOG_LEVEL.
+//   JOB_CONCURRENCY, LOG_LEVEL, and JOB_STALL_LIMIT_MS (starts the stall watchdog).
 // Tests SIGKILL it at random instants once it printed READY_MARKER; SIGTERM stops it cleanly.
+// Test seam, never a production path: a job whose payload has `blockMs` blocks the event loop for
+// that long inside JobContext.cpu, as a regex backtracking over a hostile report would.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDb } from '../../src/db/connect';
 import type { QueueName } from '../../src/jobs/queues';
 import { createLogger } from '../../src/shared/logger';
+import type { JobContext } from '../../src/worker/job-handler';
+import { cpuWork } from '../../src/worker/job-handler';
 import { JobRunner } from '../../src/worker/job-runner';
 
 /** Outside QUEUES on purpose: no production handler could ever claim these jobs. */
@@ -23,22 +27,37 @@ export const READY_MARKER = 'JOB_WORKER_READY';
 
 export const CREATE_JOB_EFFECTS = 'create table job_effects (job_id text primary key, runs integer not null)';
 
+/** Busy-waits: the event loop does nothing else meanwhile. */
+function blockFor(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // spin
+  }
+}
+
 function main(): void {
   const file = process.env.JOB_DB_FILE;
   if (!file) throw new Error('JOB_DB_FILE is required');
   const db = openDb({ file });
   const effects = db.$extendTables<{ job_effects: JobEffectsTable }>();
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', process: 'test-worker' });
+  const stallLimitMs = process.env.JOB_STALL_LIMIT_MS;
   const runner = new JobRunner({
     db,
     logger,
+    stallWatchdog:
+      stallLimitMs === undefined
+        ? undefined
+        : { limitMs: Number(stallLimitMs), file, logLevel: process.env.LOG_LEVEL ?? 'warn' },
     leaseMs: Number(process.env.JOB_LEASE_MS ?? 1_000),
     concurrency: Number(process.env.JOB_CONCURRENCY ?? 4),
     idleMs: 50,
     handlers: {
-      [TEST_QUEUE]: async (job: { id: string }) => {
+      [TEST_QUEUE]: async (job: { id: string; payload: unknown }, ctx: JobContext) => {
         // A few ms of "work" so kills land mid-handler, then an idempotent effect.
         await sleep(5 + Math.floor(Math.random() * 10));
+        const blockMs = (job.payload as { blockMs?: unknown } | null)?.blockMs;
+        if (typeof blockMs === 'number') cpuWork(ctx, () => blockFor(blockMs));
         await effects
           .insertInto('job_effects')
           .values({ job_id: job.id, runs: 1 })

@@ -513,7 +513,11 @@ describe('mta outbound through the recipient domain’s MX', () => {
     // (local_mx_ok=false) and defers: the lookups themselves are what is observed here.
     dnsServer.set('mx-dest.test', 'MX', [{ exchange: 'mail.mx-dest.test', priority: 10 }]);
     dnsServer.set('mail.mx-dest.test', 'A', ['127.0.0.1']);
-    const env = await mtaEnv(f, dnsServer, undefined);
+    // Loopback is refused by the outbound guard unless opened (test/security/private-addresses.test.ts).
+    const env: Record<string, string> = {
+      ...(await mtaEnv(f, dnsServer, undefined)),
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+    };
     injectPort = Number(env.MTA_INJECT_PORT);
     mta = await startMta(env);
   });

@@ -303,7 +303,7 @@ export const ADDRESS_PATTERNS: readonly StatusPattern[] = [
   ),
   row(
     'userunknown',
-    /<[^<>\s]+@[^<>\s]+>\.{0,3}:? not found\b|\bnon-?existent (?:user|recipient|mailbox|address)\b|\brcpt <\S*> does not exist\b|\buser \(\S+\) unknown\b/,
+    /<[^<>\s@]+@[^<>\s]+>\.{0,3}:? not found\b|\bnon-?existent (?:user|recipient|mailbox|address)\b|\brcpt <\S*> does not exist\b|\buser \(\S+\) unknown\b/,
     '550 Nonexistent user',
   ),
 ];

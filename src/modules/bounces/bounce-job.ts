@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import type { JobHandler } from '../../worker/job-handler';
-import { PermanentJobError } from '../../worker/job-handler';
+import { cpuWork, PermanentJobError } from '../../worker/job-handler';
 import * as delivery from '../emails/delivery.repository';
 import type { EmailRow } from '../emails/delivery.repository';
 import { verpKey } from '../emails/verp-address';
@@ -17,6 +17,7 @@ import type { ReportReading } from './classify-report';
 import { readReport } from './classify-report';
 import type { MatchedBy, MessageCandidates, RecipientMapping, VerpCandidate } from './intake-match';
 import { mapResults, messageCandidates } from './intake-match';
+import { REPORT_PARSE_BUDGET_MS, withinBudget } from './parse-budget';
 import type { BounceJobPayload } from './intake-payload';
 import { parseBouncePayload, reportSource } from './intake-payload';
 import * as repo from './intake.repository';
@@ -79,7 +80,7 @@ export async function processReport(
 ): Promise<ReportOutcome> {
   const { payload, raw } = input;
   const sha256 = crypto.createHash('sha256').update(raw).digest('hex');
-  const reading: ReportReading = readReport(raw);
+  const reading: ReportReading = withinBudget(REPORT_PARSE_BUDGET_MS, () => readReport(raw));
   const tried = messageCandidates({
     rcptTo: payload.rcptTo,
     raw,
@@ -192,8 +193,9 @@ export function createBounceHandler(deps: {
     const raw = (await repo.isReportProcessed(deps.db, payload.sha256))
       ? undefined
       : await readReportFile(deps.db, payload, log);
+    // Reading the report is synchronous work on attacker text: a stall in it is this job's.
     const outcome: ReportOutcome = raw
-      ? await processReport(deps.db, { payload, raw, verpKey: key })
+      ? await cpuWork(ctx, () => processReport(deps.db, { payload, raw, verpKey: key }))
       : { kind: 'duplicate' };
     logOutcome(log, payload, outcome);
     await deleteRawMessage(payload.rawPath).catch((err: unknown) => {

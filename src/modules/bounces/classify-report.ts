@@ -87,8 +87,9 @@ function looksLikeBounce(root: MimePart, text: string, ctx: TextContext): boolea
     /\b(?:could not be delivered|was not delivered|undeliverable|delivery (?:to the following|has failed)|permanent (?:error|failure)|following (?:address|recipient)s?)/i.test(
       text,
     ) ||
-    // A quoted SMTP failure reply: "550 5.1.1 ...", "554 ... rejected".
-    /^\s*[45]\d\d[ -](?:[45]\.\d{1,3}\.\d{1,3}\b|.*\b(?:user|mailbox|recipient|address|rejected|denied|unknown|refused|blocked|not taken)\b)/im.test(
+    // A quoted SMTP failure reply: "550 5.1.1 ...", "554 ... rejected". `[ \t]*`, not `\s*`: a
+    // multiline `^\s*` re-crossed every blank line from each line start (issue 17 finding 2).
+    /^[ \t]*[45]\d\d[ -](?:[45]\.\d{1,3}\.\d{1,3}\b|.*\b(?:user|mailbox|recipient|address|rejected|denied|unknown|refused|blocked|not taken)\b)/im.test(
       text,
     )
   );

@@ -11,7 +11,8 @@ interface Field {
   readonly value: string;
 }
 
-const FIELD = /^([A-Za-z][A-Za-z0-9-]*)[ \t]*:[ \t]*(.*)$/;
+// Value trimmed after the match, so no blank can go to two quantifiers (issue 17 finding 2).
+const FIELD = /^([A-Za-z][A-Za-z0-9-]*)[ \t]*:(.*)$/s;
 const RECIPIENT_FIELDS = new Set(['final-recipient', 'original-recipient', 'x-actual-recipient']);
 const DSN_FIELDS = new Set([
   ...RECIPIENT_FIELDS,
@@ -61,7 +62,7 @@ function readFields(text: string): Field[] {
 
 /** Splits "type; value" (RFC 3464 §2.3.2, §2.3.6). */
 function typed(value: string): { type: string | null; text: string } {
-  const m = /^([A-Za-z0-9-]+)\s*;\s*([\s\S]*)$/.exec(value);
+  const m = /^([A-Za-z0-9-]+)\s*;([\s\S]*)$/.exec(value);
   if (m === null) return { type: null, text: value.trim() };
   return { type: (m[1] ?? '').toUpperCase(), text: (m[2] ?? '').trim() };
 }

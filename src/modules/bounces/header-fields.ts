@@ -8,7 +8,9 @@ export interface HeaderField {
   readonly value: string;
 }
 
-const FIELD_LINE = /^([!-9;-~]+)[ \t]*:[ \t]*(.*)$/;
+// The value is trimmed after the match: `:[ \t]*(.*)$` let the blanks go to either side and
+// backtracked quadratically on a line with a stray CR (issue 17 finding 2).
+const FIELD_LINE = /^([!-9;-~]+)[ \t]*:(.*)$/s;
 
 /**
  * Parses a header block (lines up to the first empty line). Continuation lines (RFC 5322 §2.2.3)
@@ -64,7 +66,9 @@ export function decodeHeaderValue(value: string): string {
         : text
             .replace(/_/g, ' ')
             .replace(/=([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
-    return decodeBytes(bytes, charset.replace(/\*.*$/, ''));
+    // RFC 2231 §5: "charset*language".
+    const star = charset.indexOf('*');
+    return decodeBytes(bytes, star < 0 ? charset : charset.slice(0, star));
   });
   // Any byte above 0x7f that was not inside an encoded word is raw 8-bit text.
   return /[\x80-\xff]/.test(decoded) && !/[\u0100-\uffff]/.test(decoded)
@@ -85,7 +89,9 @@ export function parseContentType(value: string | null): ContentType {
   const m = /^\s*([\w.+-]+\/[\w.+-]+)/.exec(value);
   const type = (m?.[1] ?? '').toLowerCase();
   const rest = value.slice(m?.[0].length ?? 0).replace(/^\s*;?/, '');
-  const PARAM = /([A-Za-z0-9_.*-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/g;
+  // The look-behind starts a name only at a token's first character: without it a long run of
+  // name characters with no "=" was rescanned from each of its offsets (issue 17 finding 2).
+  const PARAM = /(?<![\w.*-])([\w.*-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/g;
   for (let m = PARAM.exec(rest); m !== null; m = PARAM.exec(rest)) {
     const key = (m[1] ?? '').toLowerCase();
     const raw = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : (m[3] ?? '');

@@ -2,6 +2,7 @@
 // messages (message/rfc822, text/rfc822-headers) and decoded text of the parts a report is read from.
 import type { HeaderField } from './header-fields';
 import { firstField, parseContentType, parseHeaderBlock, splitHeaderBody } from './header-fields';
+import { trimStartChars } from '../../shared/text';
 import { decodeBytes, decodeTransfer } from './transfer-decoding';
 
 export interface MimePart {
@@ -16,6 +17,29 @@ export interface MimePart {
 }
 
 const MAX_DEPTH = 12;
+
+/**
+ * Bounds on the work one report can ask for (issue 17 finding 2): reports are attacker text
+ * (anyone can mail `*@bounce.<verified domain>`), and what a report says is in its first parts and
+ * first kilobytes. Past these limits the rest is ignored, as a truncated report would be.
+ */
+export const REPORT_LIMITS = {
+  /** Bytes of a report that are read at all; the tail of a long returned message is dropped. */
+  maxReportBytes: 1024 * 1024,
+  /** MIME entities parsed per message (all levels together). */
+  maxParts: 256,
+  /** Messages read from an mbox-style concatenation. */
+  maxMessages: 16,
+  /** Decoded text kept per textual part. */
+  maxPartTextBytes: 64 * 1024,
+  /** Characters of the human-readable text (all text parts together) the classifiers read. */
+  maxReportTextChars: 64 * 1024,
+} as const;
+
+/** Entities still allowed in the message being parsed. */
+interface PartBudget {
+  parts: number;
+}
 
 /** Types whose bodies are read as text. */
 function isTextual(type: string): boolean {
@@ -38,9 +62,20 @@ export function toByteString(raw: Buffer | string): string {
   return bytes.replace(/\r\n?/g, '\n');
 }
 
+/** The report bytes that are read, as a byte string (see REPORT_LIMITS.maxReportBytes). */
+function boundedByteString(raw: Buffer | string): string {
+  const max = REPORT_LIMITS.maxReportBytes;
+  if (typeof raw === 'string') return toByteString(raw.length > max ? raw.slice(0, max) : raw);
+  return toByteString(raw.length > max ? raw.subarray(0, max) : raw);
+}
+
+function newBudget(): PartBudget {
+  return { parts: REPORT_LIMITS.maxParts };
+}
+
 /** Parses a whole message (headers and body). */
 export function parseMessage(raw: Buffer | string): MimePart {
-  return parseEntity(toByteString(raw), 0, 'text/plain');
+  return parseEntity(boundedByteString(raw), 0, 'text/plain', newBudget());
 }
 
 // An mbox "From " separator line (RFC 4155): "From sender Thu Apr 29 23:34:45 2015".
@@ -52,54 +87,83 @@ const MBOX_FROM = /\n(?=From \S+ +\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d (?:\d{4}|\S
  * inside a plain body it is part of a quoted message.
  */
 export function parseMessages(raw: Buffer | string): MimePart[] {
-  const chunks = toByteString(raw).split(MBOX_FROM);
+  const chunks = boundedByteString(raw).split(MBOX_FROM);
   const messages: MimePart[] = [];
-  let pending = '';
+  let pending: string[] = [];
+  // Where the pending message closes: its head is its first chunk's, so it is read once, and each
+  // later chunk is searched once (re-parsing the growing message per chunk was quadratic).
+  let close: string | null = null;
   for (const chunk of chunks) {
-    pending = pending === '' ? chunk : `${pending}\n${chunk}`;
-    const part = parseEntity(pending, 0, 'text/plain');
-    const boundary = part.params.get('boundary');
-    if (part.type.startsWith('multipart/') && boundary !== undefined && pending.includes(`--${boundary}--`)) {
-      messages.push(part);
-      pending = '';
+    if (messages.length >= REPORT_LIMITS.maxMessages) break;
+    if (pending.length === 0) close = closeDelimiter(chunk);
+    pending.push(chunk);
+    if (close !== null && chunk.includes(close)) {
+      messages.push(parseEntity(pending.join('\n'), 0, 'text/plain', newBudget()));
+      pending = [];
     }
   }
-  if (pending.trim() !== '') messages.push(parseEntity(pending, 0, 'text/plain'));
+  const rest = pending.join('\n');
+  if (rest.trim() !== '' && messages.length < REPORT_LIMITS.maxMessages)
+    messages.push(parseEntity(rest, 0, 'text/plain', newBudget()));
   return messages;
 }
 
-function parseEntity(text: string, depth: number, defaultType: string): MimePart {
-  const { head, body } = splitHeaderBody(text);
-  const headers = parseHeaderBlock(head);
-  return buildPart(headers, body, depth, defaultType);
+/** The close delimiter of a multipart message (RFC 2046 §5.1.1) from its headers, or null. */
+function closeDelimiter(text: string): string | null {
+  const ct = parseContentType(firstField(parseHeaderBlock(splitHeaderBody(text).head), 'content-type'));
+  const boundary = ct.params.get('boundary');
+  return ct.type.startsWith('multipart/') && boundary !== undefined ? `--${boundary}--` : null;
 }
 
-function buildPart(headers: HeaderField[], rawBody: string, depth: number, defaultType: string): MimePart {
+function parseEntity(text: string, depth: number, defaultType: string, budget: PartBudget): MimePart {
+  budget.parts--;
+  const { head, body } = splitHeaderBody(text);
+  const headers = parseHeaderBlock(head);
+  return buildPart(headers, body, depth, defaultType, budget);
+}
+
+/** Decoded text of a textual part, cut at REPORT_LIMITS.maxPartTextBytes. */
+function partText(bytes: string, charset: string | null): string {
+  const max = REPORT_LIMITS.maxPartTextBytes;
+  return decodeBytes(bytes.length > max ? bytes.slice(0, max) : bytes, charset);
+}
+
+function buildPart(
+  headers: HeaderField[],
+  rawBody: string,
+  depth: number,
+  defaultType: string,
+  budget: PartBudget,
+): MimePart {
   const ctValue = firstField(headers, 'content-type');
   const { type, params } = ctValue === null ? parseContentType(defaultType) : parseContentType(ctValue);
   const encoding = firstField(headers, 'content-transfer-encoding');
 
   if (type.startsWith('multipart/') && depth < MAX_DEPTH) {
     const boundary = params.get('boundary');
-    const pieces = boundary === undefined ? null : splitMultipart(rawBody, boundary);
+    const pieces = boundary === undefined ? null : splitMultipart(rawBody, boundary, budget.parts);
     if (pieces !== null) {
       // RFC 2046 §5.1.5: parts of multipart/digest default to message/rfc822.
       const childDefault = type === 'multipart/digest' ? 'message/rfc822' : 'text/plain';
-      const children = pieces.map((p) => parseEntity(p, depth + 1, childDefault));
+      const children: MimePart[] = [];
+      for (const p of pieces) {
+        if (budget.parts <= 0) break;
+        children.push(parseEntity(p, depth + 1, childDefault, budget));
+      }
       return { headers, type, params, text: '', children };
     }
     // A multipart whose boundary never appears is read as plain text.
-    return { headers, type: 'text/plain', params, text: decodeBytes(rawBody, null), children: [] };
+    return { headers, type: 'text/plain', params, text: partText(rawBody, null), children: [] };
   }
 
   const bytes = decodeTransfer(rawBody, encoding);
-  if ((type === 'message/rfc822' || type === 'message/global') && depth < MAX_DEPTH) {
+  if ((type === 'message/rfc822' || type === 'message/global') && depth < MAX_DEPTH && budget.parts > 0) {
     return {
       headers,
       type,
       params,
       text: '',
-      children: [parseEntity(bytes.replace(/^\n+/, ''), depth + 1, 'text/plain')],
+      children: [parseEntity(trimStartChars(bytes, '\n'), depth + 1, 'text/plain', budget)],
     };
   }
   if (
@@ -107,21 +171,22 @@ function buildPart(headers: HeaderField[], rawBody: string, depth: number, defau
     type === 'message/rfc822-headers' ||
     type === 'message/global-headers'
   ) {
-    const inner = parseEntity(`${bytes.replace(/^\n+/, '')}\n\n`, depth + 1, 'text/plain');
+    const headerBlock = trimStartChars(bytes.slice(0, REPORT_LIMITS.maxPartTextBytes), '\n');
+    const inner = parseEntity(`${headerBlock}\n\n`, depth + 1, 'text/plain', budget);
     return {
       headers,
       type,
       params,
-      text: decodeBytes(bytes, params.get('charset') ?? null),
+      text: partText(bytes, params.get('charset') ?? null),
       children: [inner],
     };
   }
-  const text = isTextual(type) ? decodeBytes(bytes, params.get('charset') ?? null) : '';
+  const text = isTextual(type) ? partText(bytes, params.get('charset') ?? null) : '';
   return { headers, type, params, text, children: [] };
 }
 
-/** Splits a multipart body at its boundary lines; null when no boundary line occurs. */
-function splitMultipart(body: string, boundary: string): string[] | null {
+/** Splits a multipart body at its boundary lines (at most `max` parts); null when no boundary line occurs. */
+function splitMultipart(body: string, boundary: string, max: number): string[] | null {
   const delimiter = `--${boundary}`;
   const lines = body.split('\n');
   const parts: string[] = [];
@@ -133,6 +198,7 @@ function splitMultipart(body: string, boundary: string): string[] | null {
       if (tail.trim() === '' || tail.trim() === '--') {
         seen = true;
         if (current !== null) parts.push(current.join('\n'));
+        if (parts.length >= max) return parts;
         current = tail.trim() === '--' ? null : [];
         continue;
       }

@@ -1,7 +1,7 @@
 // The human-readable part of a report (RFC 6522 §3: the first part of multipart/report, or the
 // whole body of a non-MIME bounce), cut where the returned original message begins.
 import type { MimePart } from './mime-message';
-import { leafParts } from './mime-message';
+import { leafParts, REPORT_LIMITS } from './mime-message';
 
 /** Lines after which a report quotes the original message rather than describing the failure. */
 const ORIGINAL_MESSAGE_MARKERS: readonly RegExp[] = [
@@ -44,11 +44,55 @@ function isAttachment(p: MimePart): boolean {
   return /^\s*attachment/i.test(disposition) || p.params.has('name');
 }
 
+const RAW_TEXT_OPEN = /<(?:style|script)\b/giy;
+const RAW_TEXT_CLOSE = /<\/(?:style|script)>/gi;
+const LINE_BREAK_TAG = /<br\s*\/?>|<\/(?:p|div|tr|h\d|li)>/iy;
+
+/**
+ * Tags out, line-breaking tags as newlines, style and script blocks dropped. A scan with indexOf
+ * rather than `/<[^>]+>/g` and a lazy `[\s\S]*?` block pattern: both restarted at every "<" and
+ * searched to the end of a text with no ">" or no closing tag, quadratic (issue 17 finding 2).
+ * Once a search for ">" or a closing tag fails, no later one can succeed, so it is not repeated.
+ */
+function stripTags(html: string): string {
+  const out: string[] = [];
+  let at = 0;
+  let closesLeft = true;
+  for (let lt = html.indexOf('<'); lt >= 0; lt = html.indexOf('<', at)) {
+    out.push(html.slice(at, lt));
+    RAW_TEXT_OPEN.lastIndex = lt;
+    if (closesLeft && RAW_TEXT_OPEN.test(html)) {
+      RAW_TEXT_CLOSE.lastIndex = lt;
+      const close = RAW_TEXT_CLOSE.exec(html);
+      if (close !== null) {
+        out.push(' ');
+        at = close.index + close[0].length;
+        continue;
+      }
+      closesLeft = false;
+    }
+    if (html.charAt(lt + 1) === '>') {
+      // "<>" is not a tag.
+      out.push('<');
+      at = lt + 1;
+      continue;
+    }
+    const gt = html.indexOf('>', lt + 2);
+    if (gt < 0) {
+      // No tag closes from here on: the rest is text.
+      at = lt;
+      break;
+    }
+    LINE_BREAK_TAG.lastIndex = lt;
+    out.push(LINE_BREAK_TAG.test(html) && LINE_BREAK_TAG.lastIndex === gt + 1 ? '\n' : ' ');
+    at = gt + 1;
+  }
+  out.push(html.slice(at));
+  return out.join('');
+}
+
 function htmlToText(html: string): string {
-  return html
-    .replace(/<(?:style|script)[^>]*>[\s\S]*?<\/(?:style|script)>/gi, ' ')
-    .replace(/<br\s*\/?>|<\/(?:p|div|tr|h\d|li)>/gi, '\n')
-    .replace(/<[^>]+>/g, ' ')
+  return stripTags(html)
     .replace(/&nbsp;/gi, ' ')
     .replace(/&lt;/gi, '<')
     .replace(/&gt;/gi, '>')
@@ -74,5 +118,6 @@ export function humanReadableText(root: MimePart): string {
     else if (p.type === 'text/html') htmls.push(htmlToText(p.text));
   }
   const joined = texts.length > 0 ? texts.join('\n') : htmls.join('\n');
-  return cutAtOriginalMessage(joined);
+  const max = REPORT_LIMITS.maxReportTextChars;
+  return cutAtOriginalMessage(joined.length > max ? joined.slice(0, max) : joined);
 }

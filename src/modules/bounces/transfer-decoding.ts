@@ -1,6 +1,7 @@
 // Content-Transfer-Encoding (RFC 2045 §6) and charset decoding. Bytes travel as latin1 strings
 // (one char per byte) until a charset turns them into text.
 import { TextDecoder } from 'node:util';
+import { trimEndChars } from '../../shared/text';
 
 /** Base64 body to bytes; stray characters (line breaks, MTA "!" wraps) are ignored. */
 export function decodeBase64(text: string): string {
@@ -9,8 +10,12 @@ export function decodeBase64(text: string): string {
 
 /** Quoted-printable body to bytes (RFC 2045 §6.7): soft breaks removed, =XX decoded. */
 export function decodeQuotedPrintable(text: string): string {
+  // Trailing blanks per line (RFC 2045 §6.7 rule 3), without /[ \t]+$/gm: that retries every
+  // offset of a long blank run (issue 17 finding 2).
   return text
-    .replace(/[ \t]+$/gm, '')
+    .split('\n')
+    .map((line) => trimEndChars(line, ' \t'))
+    .join('\n')
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 }

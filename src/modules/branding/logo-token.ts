@@ -4,6 +4,7 @@
  * account has no logo, so the image disappears instead of breaking. Pure functions;
  * the MIME build calls them with what brandingForSend found.
  */
+import { trimEndChars } from '../../shared/text';
 
 const TOKEN = /\{\{\s*logo_url\s*\}\}/g;
 const HAS_TOKEN = /\{\{\s*logo_url\s*\}\}/;
@@ -20,7 +21,7 @@ export interface LogoTokenContext {
 
 /** The public, token-free address of an account's logo. */
 export function logoUrl(baseUrl: string, ownerId: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/public/branding/${encodeURIComponent(ownerId)}/logo`;
+  return `${trimEndChars(baseUrl, '/')}/public/branding/${encodeURIComponent(ownerId)}/logo`;
 }
 
 function escapeHtml(s: string): string {
@@ -71,6 +72,6 @@ export function appendFooter(body: Bodies, footer: Bodies): Bodies {
     html = at < 0 ? `${html}${footer.html}` : `${html.slice(0, at)}${footer.html}${html.slice(at)}`;
   }
   let text = body.text;
-  if (text !== null && footer.text) text = `${text.replace(/\s+$/, '')}\n\n${footer.text}`;
+  if (text !== null && footer.text) text = `${text.trimEnd()}\n\n${footer.text}`;
   return { html, text };
 }

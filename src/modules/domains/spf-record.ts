@@ -55,9 +55,9 @@ function checkDomainWithCidr(value: string | undefined, cidrPart: string): boole
 function parseMechanism(term: string): SpfTerm | string {
   const qualifier: SpfQualifier = '+-~?'.includes(term.charAt(0)) ? (term.charAt(0) as SpfQualifier) : '+';
   const body = /^[+\-~?]/.test(term) ? term.slice(1) : term;
-  const m = /^([a-z0-9]+)(.*)$/i.exec(body);
-  const name = m?.[1]?.toLowerCase() ?? '';
-  const rest = m?.[2] ?? '';
+  const m = /^[a-z0-9]+/i.exec(body);
+  const name = m?.[0].toLowerCase() ?? '';
+  const rest = m === null ? '' : body.slice(m[0].length);
   if (!MECHANISMS.has(name)) return `unknown mechanism "${term}"`;
   const value = rest.startsWith(':') ? rest.slice(1) : undefined;
   const mech = (v: string | undefined): SpfTerm => ({

@@ -1,4 +1,5 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { parseMailbox } from './address';
 import type { AttachmentRow, EmailRow, RecipientRow } from './delivery.repository';
 
 export interface MimeAttachment {
@@ -14,11 +15,15 @@ export interface MimeAttachment {
 export type MimeMailbox = string | { readonly name: string; readonly address: string };
 
 export interface MimeInput {
-  /** `Name <addr>` or `addr`, as the From header will carry it. */
-  readonly from: string;
+  /**
+   * Parsed parts only, never the text the client sent: nodemailer re-parses a
+   * string, and a text our parser read as one mailbox could become several
+   * (issue 17, finding 4). The composer quotes or RFC 2047-encodes the name.
+   */
+  readonly from: MimeMailbox;
   readonly to: readonly MimeMailbox[];
   readonly cc: readonly MimeMailbox[];
-  readonly replyTo: readonly string[];
+  readonly replyTo: readonly MimeMailbox[];
   readonly subject: string;
   readonly html: string | null;
   readonly text: string | null;
@@ -79,6 +84,32 @@ function stringArray(json: string | null): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
+function mailboxOf(name: string | null, address: string): MimeMailbox {
+  return name === null ? address : { name, address };
+}
+
+/**
+ * Reply-To as stored (the client's text) re-parsed into parts. A stored value the
+ * current parser refuses (a row accepted before issue 17's fix) is left out
+ * rather than handed to nodemailer as text.
+ */
+function replyToMailboxes(json: string | null): MimeMailbox[] {
+  return stringArray(json).flatMap((value) => {
+    const m = parseMailbox(value);
+    return m ? [mailboxOf(m.name, m.address)] : [];
+  });
+}
+
+/**
+ * From: always the address the send was authorized for (`from_address`, whose
+ * domain was checked as verified), with the display name parsed from the stored
+ * header. A stored header the current parser refuses keeps no name.
+ */
+function fromMailbox(email: Pick<EmailRow, 'from_address' | 'from_header'>): MimeMailbox {
+  const parsed = parseMailbox(email.from_header);
+  return mailboxOf(parsed?.name ?? null, email.from_address);
+}
+
 function stringRecord(json: string | null): Record<string, string> {
   if (json === null) return {};
   const v: unknown = JSON.parse(json);
@@ -98,13 +129,12 @@ export function mimeInputFrom(
   attachments: readonly AttachmentRow[],
 ): MimeInput {
   // nodemailer encodes a display name as an RFC 2047 word when it needs to.
-  const mailbox = (r: Pick<RecipientRow, 'address' | 'name'>) =>
-    r.name === null ? r.address : { name: r.name, address: r.address };
+  const mailbox = (r: Pick<RecipientRow, 'address' | 'name'>) => mailboxOf(r.name, r.address);
   return {
-    from: email.from_header,
+    from: fromMailbox(email),
     to: recipients.filter((r) => r.type === 'to').map(mailbox),
     cc: recipients.filter((r) => r.type === 'cc').map(mailbox),
-    replyTo: stringArray(email.reply_to),
+    replyTo: replyToMailboxes(email.reply_to),
     subject: email.subject,
     html: email.html,
     text: email.text,

@@ -7,7 +7,7 @@ import { storageGuardFor } from '../../shared/disk-space';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { UserRow } from '../accounts/accounts.repository';
-import { parseMailbox } from './address';
+import { MAILBOX_FORMS, parseMailbox } from './address';
 import type { ApiSend, Committed, SendCommitter } from './api-send';
 import { commitApiSend, errorToWire } from './api-send';
 import type { GivenRecipient, TransactionRunner } from './commit-message';
@@ -70,7 +70,10 @@ function replyToList(input: SendEmailInput): string[] {
   return asList(input.replyTo).map((value, i) => {
     const mailbox = parseMailbox(value);
     if (!mailbox)
-      throw invalidRecipient(`replyTo[${i}] is not a valid address`, { field: `replyTo[${i}]`, value });
+      throw invalidRecipient(`replyTo[${i}] is not a valid address (${MAILBOX_FORMS})`, {
+        field: `replyTo[${i}]`,
+        value,
+      });
     return value.trim();
   });
 }
@@ -94,7 +97,11 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
   }
 
   const from = parseMailbox(input.from);
-  if (!from) throw invalidFromAddress(`from is not a usable address: ${input.from}`, { field: 'from' });
+  if (!from) {
+    throw invalidFromAddress(`from is not a usable address (${MAILBOX_FORMS}): ${input.from}`, {
+      field: 'from',
+    });
+  }
   let replyTo: string[] = [];
   const screening = screen(() => {
     const recipients = screenRecipients(

@@ -2,12 +2,19 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { AppConfig } from '../../config';
 import type { Database } from '../../db/schema';
-import { cleanSubmission, headerValue, parseSubmission, recipientType } from '../../mta/submission-message';
+import {
+  cleanSubmission,
+  headerValue,
+  originatorFieldsRefusal,
+  parseSubmission,
+  recipientType,
+} from '../../mta/submission-message';
 import { defineError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
+import { clip } from '../../shared/text';
 import { newId } from '../../shared/ids';
 import { findUserById } from '../accounts/accounts.repository';
-import { parseMailbox } from './address';
+import { MAILBOX_FORMS, parseMailbox } from './address';
 import type { TransactionRunner } from './commit-message';
 import { commitMessage, screen, screenRecipients } from './commit-message';
 import { invalidFromAddress } from './emails.errors';
@@ -44,9 +51,15 @@ export async function submitMessage(deps: SubmitDeps, input: SubmitInput): Promi
   if (user.status === 'SUSPENDED') throw submitterSuspended();
 
   const parsed = parseSubmission(input.raw);
+  const refusal = originatorFieldsRefusal(parsed.fields);
+  if (refusal !== undefined) throw invalidFromAddress(refusal, { field: 'from' });
   const fromHeader = headerValue(parsed.fields, 'from') ?? input.mailFrom;
   const from = parseMailbox(fromHeader);
-  if (!from) throw invalidFromAddress(`From is not a usable address: ${fromHeader}`, { field: 'from' });
+  if (!from) {
+    throw invalidFromAddress(`From is not a usable address (${MAILBOX_FORMS}): ${clip(fromHeader)}`, {
+      field: 'from',
+    });
+  }
 
   const screening = screen(() =>
     screenRecipients(

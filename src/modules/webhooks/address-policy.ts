@@ -91,7 +91,8 @@ const COMPILED = { ipv4: compile(V4, 'ipv4'), ipv6: compile(V6, 'ipv6') };
 /** The eight 16-bit groups of an IPv6 address (`::` expanded, a trailing dotted quad folded in). */
 function ipv6Groups(address: string): number[] {
   let text = address.toLowerCase();
-  const quad = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  // The part after the last ":"; an unanchored /(\d+\.…)$/ rescanned digit runs from every offset.
+  const quad = /^(\d+\.\d+\.\d+\.\d+)$/.exec(text.slice(text.lastIndexOf(':') + 1));
   if (quad?.[1]) {
     const [a = 0, b = 0, c = 0, d = 0] = quad[1].split('.').map(Number);
     text = `${text.slice(0, -quad[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
@@ -104,16 +105,23 @@ function ipv6Groups(address: string): number[] {
 }
 
 /**
- * The IPv4 address an IPv6 one stands for, when it is an IPv4-mapped address
- * (`::ffff:a.b.c.d`, which the kernel connects over IPv4) or the well-known
- * NAT64 prefix (`64:ff9b::/96`, RFC 6052), whose gateway forwards to it.
+ * The IPv4 address an IPv6 one stands for, when connecting to it reaches that
+ * IPv4 host: IPv4-mapped (`::ffff:a.b.c.d`, which the kernel connects over
+ * IPv4), IPv4-translated (`::ffff:0:a.b.c.d`, RFC 2765 SIIT: missed before issue
+ * 17, finding 9) and the well-known NAT64 prefix (`64:ff9b::/96`, RFC 6052),
+ * whose gateway forwards to it. The other IPv6 forms that embed an IPv4 address
+ * (IPv4-compatible `::/96`, 6to4 `2002::/16`, Teredo `2001::/32`, local-use
+ * NAT64 `64:ff9b:1::/48`) are whole special-purpose ranges below, refused
+ * unless the operator lists them.
  */
 export function embeddedIpv4(address: string): string | undefined {
   if (!net.isIPv6(address)) return undefined;
   const g = ipv6Groups(address);
-  const mapped = g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff;
-  const nat64 = g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0);
-  if (!mapped && !nat64) return undefined;
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  const mapped = zeros(0, 5) && g[5] === 0xffff;
+  const translated = zeros(0, 4) && g[4] === 0xffff && g[5] === 0;
+  const nat64 = g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6);
+  if (!mapped && !translated && !nat64) return undefined;
   const hi = g[6] ?? 0;
   const lo = g[7] ?? 0;
   return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
@@ -129,10 +137,12 @@ export function classifyAddress(ip: string): AddressCategory {
 }
 
 export interface AddressPolicy {
-  /** WEBHOOK_ALLOW_PRIVATE */
+  /** WEBHOOK_ALLOW_PRIVATE, OUTBOUND_ALLOW_PRIVATE */
   readonly allowPrivate: boolean;
-  /** WEBHOOK_ALLOWED_CIDRS */
+  /** WEBHOOK_ALLOWED_CIDRS, OUTBOUND_ALLOWED_CIDRS */
   readonly allowedCidrs: readonly Cidr[];
+  /** The settings a refusal names as the way to open it (default: the webhook ones). */
+  readonly settings?: { readonly allowPrivate: string; readonly allowedCidrs: string } | undefined;
 }
 
 export type AddressVerdict =
@@ -145,6 +155,10 @@ export interface AddressGuard {
 
 /** The guard for one configuration: public addresses pass; the rest only as the operator opened them. */
 export function createAddressGuard(policy: AddressPolicy): AddressGuard {
+  const settings = policy.settings ?? {
+    allowPrivate: 'WEBHOOK_ALLOW_PRIVATE',
+    allowedCidrs: 'WEBHOOK_ALLOWED_CIDRS',
+  };
   const allowed = new net.BlockList();
   for (const c of policy.allowedCidrs) allowed.addSubnet(c.address, c.prefix, c.family);
   return {
@@ -155,8 +169,8 @@ export function createAddressGuard(policy: AddressPolicy): AddressGuard {
       if (allowed.check(plain, net.isIPv4(plain) ? 'ipv4' : 'ipv6')) return { allowed: true, category };
       if (policy.allowPrivate && PRIVATE_KINDS.has(category)) return { allowed: true, category };
       const hint = PRIVATE_KINDS.has(category)
-        ? 'WEBHOOK_ALLOW_PRIVATE or WEBHOOK_ALLOWED_CIDRS opens it'
-        : 'only WEBHOOK_ALLOWED_CIDRS opens it';
+        ? `${settings.allowPrivate} or ${settings.allowedCidrs} opens it`
+        : `only ${settings.allowedCidrs} opens it`;
       return { allowed: false, category, reason: `${ip} is a ${category} address (${hint})` };
     },
   };
@@ -170,5 +184,22 @@ export function guardFromConfig(config: {
   return createAddressGuard({
     allowPrivate: config.webhookAllowPrivate,
     allowedCidrs: config.webhookAllowedCidrs ?? [],
+  });
+}
+
+/**
+ * The guard on the addresses outbound mail connects to (OUTBOUND_ALLOW_PRIVATE,
+ * OUTBOUND_ALLOWED_CIDRS): the same classification as the webhooks', with its own
+ * settings, because reaching an internal receiver over HTTPS and over port 25 are
+ * different decisions (issue 17, finding 9).
+ */
+export function outboundGuardFromConfig(config: {
+  readonly outboundAllowPrivate: boolean;
+  readonly outboundAllowedCidrs?: readonly Cidr[] | undefined;
+}): AddressGuard {
+  return createAddressGuard({
+    allowPrivate: config.outboundAllowPrivate,
+    allowedCidrs: config.outboundAllowedCidrs ?? [],
+    settings: { allowPrivate: 'OUTBOUND_ALLOW_PRIVATE', allowedCidrs: 'OUTBOUND_ALLOWED_CIDRS' },
   });
 }
