@@ -20,6 +20,20 @@ export interface DkimSigningKey {
   readonly privateKey?: KeyObject | undefined;
 }
 
+/** The SIGNED_HEADERS RFC 5322 §3.6 limits to one occurrence: over-signed. */
+export const OVERSIGNED_HEADERS: readonly string[] = [
+  'From',
+  'Sender',
+  'Reply-To',
+  'To',
+  'Cc',
+  'Subject',
+  'Date',
+  'Message-ID',
+  'In-Reply-To',
+  'References',
+];
+
 /**
  * Header fields signed when present (RFC 6376 §5.4.1 lists what SHOULD be): the
  * ones a reader sees or a MUA acts on, the MIME structure (so a body part cannot
@@ -33,16 +47,7 @@ export interface DkimSigningKey {
  * below ours breaks the signature instead of riding on it (issue 17, finding 4).
  */
 export const SIGNED_HEADERS: readonly string[] = [
-  'From',
-  'Sender',
-  'Reply-To',
-  'To',
-  'Cc',
-  'Subject',
-  'Date',
-  'Message-ID',
-  'In-Reply-To',
-  'References',
+  ...OVERSIGNED_HEADERS,
   'MIME-Version',
   'Content-Type',
   'Content-Transfer-Encoding',
@@ -53,20 +58,6 @@ export const SIGNED_HEADERS: readonly string[] = [
   'List-Unsubscribe',
   'List-Unsubscribe-Post',
   'Feedback-ID',
-];
-
-/** The SIGNED_HEADERS RFC 5322 §3.6 limits to one occurrence: over-signed. */
-export const OVERSIGNED_HEADERS: readonly string[] = [
-  'From',
-  'Sender',
-  'Reply-To',
-  'To',
-  'Cc',
-  'Subject',
-  'Date',
-  'Message-ID',
-  'In-Reply-To',
-  'References',
 ];
 
 /**

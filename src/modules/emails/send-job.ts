@@ -3,11 +3,12 @@ import type { AppConfig } from '../../config';
 import type { Database } from '../../db/schema';
 import type { WriteBatcher } from '../../db/write-batcher';
 import type { EnqueueInput } from '../../jobs/enqueue';
+import type { Logger } from '../../shared/logger';
 import type { JobHandler } from '../../worker/job-handler';
 import { PermanentJobError } from '../../worker/job-handler';
 import type { Injector } from './inject-client';
 import { createInjector } from './inject-client';
-import type { TransientPlan } from './send-attempt';
+import type { AttemptDeps, TransientPlan } from './send-attempt';
 import { attemptSend } from './send-attempt';
 import { verpKey } from './verp-address';
 
@@ -122,6 +123,21 @@ export interface SendJobDeps {
   readonly writes?: Pick<WriteBatcher, 'run'> | undefined;
 }
 
+/** What both send handlers hand `attemptSend`, built once per handler and completed per job. */
+function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal | undefined) => AttemptDeps {
+  const inject = injectorOf(deps);
+  const key = verpKey(deps.config.secretKey);
+  return (logger, signal) => ({
+    db: deps.db,
+    writes: deps.writes,
+    inject,
+    logger,
+    signal,
+    baseUrl: deps.config.baseUrl,
+    verpKey: key,
+  });
+}
+
 function injectorOf(deps: SendJobDeps): Injector {
   return (
     deps.inject ??
@@ -139,8 +155,7 @@ function injectorOf(deps: SendJobDeps): Injector {
  * budget parks the message on `email-send:failed` instead and completes.
  */
 export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
-  const inject = injectorOf(deps);
-  const key = verpKey(deps.config.secretKey);
+  const attemptDeps = attemptDepsOf(deps);
   return async (job, ctx) => {
     const payload = parseEmailSendPayload(job.payload);
     if (!payload) throw new PermanentJobError('email-send payload is not {emailId}');
@@ -148,19 +163,7 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
     const plan: TransientPlan =
       job.attempts >= budget ? { kind: 'park', job: stagedSendJob(payload.emailId, 1) } : { kind: 'retry' };
     const logger = ctx.logger.child({ module: 'emails' });
-    const result = await attemptSend(
-      {
-        db: deps.db,
-        writes: deps.writes,
-        inject,
-        logger,
-        signal: ctx.signal,
-        baseUrl: deps.config.baseUrl,
-        verpKey: key,
-      },
-      payload.emailId,
-      plan,
-    );
+    const result = await attemptSend(attemptDeps(logger, ctx.signal), payload.emailId, plan);
     if (result.kind === 'retry' || result.kind === 'aborted') {
       throw new Error(`hand-off to the MTA failed: ${result.reason}`);
     }
@@ -172,8 +175,7 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
  * for the next stage; after the last stage the message is `failed`.
  */
 export function createStagedSendHandler(deps: SendJobDeps): JobHandler {
-  const inject = injectorOf(deps);
-  const key = verpKey(deps.config.secretKey);
+  const attemptDeps = attemptDepsOf(deps);
   return async (job, ctx) => {
     const payload = parseStagedSendPayload(job.payload);
     if (!payload) throw new PermanentJobError('email-send:failed payload is not {emailId, stage}');
@@ -182,19 +184,7 @@ export function createStagedSendHandler(deps: SendJobDeps): JobHandler {
         ? { kind: 'park', job: stagedSendJob(payload.emailId, payload.stage + 1) }
         : { kind: 'give-up' };
     const logger = ctx.logger.child({ module: 'emails', stage: payload.stage });
-    const result = await attemptSend(
-      {
-        db: deps.db,
-        writes: deps.writes,
-        inject,
-        logger,
-        signal: ctx.signal,
-        baseUrl: deps.config.baseUrl,
-        verpKey: key,
-      },
-      payload.emailId,
-      plan,
-    );
+    const result = await attemptSend(attemptDeps(logger, ctx.signal), payload.emailId, plan);
     if (result.kind === 'aborted') throw new Error(`hand-off to the MTA interrupted: ${result.reason}`);
   };
 }
