@@ -1,59 +1,103 @@
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, Expression, Kysely, OperationNode, QueryResult } from 'kysely';
+import { ValueNode } from 'kysely';
 import type { Database } from './schema';
 
 type ElementOf<T> = T extends readonly (infer E)[] ? E : never;
 
-/** `item('ids', 2)` stands for `values.ids[2]`. */
-export type ItemSlot<P> = <K extends keyof P>(key: K, index: number) => ElementOf<P[K]>;
-
-/** `items(item, 'ids', 3)` stands for the first three elements of `values.ids`: an IN list of one arity. */
-export function items<P, K extends keyof P>(item: ItemSlot<P>, key: K, length: number): ElementOf<P[K]>[] {
-  return Array.from({ length }, (_, i) => item(key, i));
-}
+/** The keys of P whose values are lists (an IN list, one row per element). */
+type ListKey<P> = { [K in keyof P]: P[K] extends readonly unknown[] ? K : never }[keyof P] & string;
 
 /** A marker no real value starts with (a NUL byte, which none of our text columns holds). */
 const MARKER = '\u0000slot:';
 
-interface Slot<P> {
-  readonly key: keyof P;
-  readonly index: number | undefined;
+/**
+ * A named parameter slot: where kysely binds a value, it binds this placeholder,
+ * and `run` puts the value given under `name` (element `index` of a list) in its
+ * place. It is an `Expression<T>`, not a T: `slots.param('ids').length` does not
+ * compile, where the former proxy typed as the values compiled it to wrong SQL
+ * (issue 18 item 4; the pattern of the kysely-params package).
+ */
+export class Param<T> implements Expression<T> {
+  constructor(
+    readonly name: string,
+    readonly index: number | undefined,
+  ) {}
+
+  get expressionType(): T | undefined {
+    return undefined;
+  }
+
+  /** The marker kysely compiles to one `?` and a parameter that `run` replaces. */
+  get marker(): string {
+    return `${MARKER}${this.name}${this.index === undefined ? '' : `#${this.index}`}`;
+  }
+
+  toOperationNode(): OperationNode {
+    return ValueNode.create(this.marker);
+  }
+}
+
+/** What a PreparedQuery's builder takes values from: typed slots named after the keys of P. */
+export interface Slots<P> {
+  /** The value `values[name]`. */
+  param<K extends keyof P & string>(name: K): Param<P[K]>;
+  /** One element of a list value: `values[name][index]`. */
+  item<K extends ListKey<P>>(name: K, index: number): Param<ElementOf<P[K]>>;
+  /** The first `length` elements of a list value: an IN list of that many slots. */
+  list<K extends ListKey<P>>(name: K, length: number): Param<ElementOf<P[K]>>[];
+}
+
+/** A query builder for PreparedQuery: every value that changes between runs comes from `slots`. */
+export type PreparedBuild<P extends object, R> = (db: Kysely<Database>, slots: Slots<P>) => Compilable<R>;
+
+function slotsFor<P>(made: Map<string, Param<unknown>>): Slots<P> {
+  const keep = <T>(p: Param<T>): Param<T> => {
+    made.set(p.marker, p);
+    return p;
+  };
+  return {
+    param: (name) => keep(new Param(name, undefined)),
+    item: (name, index) => keep(new Param(name, index)),
+    list: (name, length) => Array.from({ length }, (_, i) => keep(new Param(name, i))),
+  };
 }
 
 /**
  * A kysely query built and compiled once, then run many times with new values
- * (issue 11). Building and compiling a query costs more than SQLite takes to run
- * most of ours (50–150 µs each, measured by bench/api-accept), so the send path's
- * statements are compiled on first use and only their parameters change after.
- * The SQL still comes from kysely's builder for the database in use, and runs
- * through kysely's connection handling, so it stays as portable as the builder
- * code that describes it (DESIGN.md).
+ * (issue 11): building and compiling a query costs more than SQLite takes to run
+ * most of ours, so the hot paths' statements (send commit, job claim/complete,
+ * delivery) are compiled on first use and only their parameters change after;
+ * bench/RESULTS.md has the numbers. Everything else uses plain kysely. The SQL still
+ * comes from kysely's builder for the database in use, and runs through kysely's
+ * connection handling (DESIGN.md).
  *
- * `build` receives `slot`, an object standing in for the values (and `item` for
- * one element of a list value): each is a marker string that kysely binds as a
- * parameter like any value; after compiling, every parameter holding a marker
- * takes the matching value given to `run`. A slot must be used where kysely binds
- * a value (a comparison operand, an inserted or updated value), never where it
- * would write it into the SQL text. Constants in the builder stay as they are.
- * A query whose shape depends on the values (a list's length) gets one
- * PreparedQuery per shape: see `byArity`.
+ * A slot is used where kysely binds a value (a comparison operand, an inserted or
+ * updated value); constants in the builder stay as they are. A query whose SQL
+ * depends on the values (a list's length) gets one PreparedQuery per shape: see
+ * `perShape` and `byArity`.
  */
 export class PreparedQuery<P extends object, R> {
   private compiled: CompiledQuery<R> | undefined;
-  /** For each parameter position: the value it takes, or undefined for a constant. */
-  private slots: (Slot<P> | undefined)[] = [];
+  /** For each parameter position: the slot that fills it, or undefined for a constant. */
+  private slots: (Param<unknown> | undefined)[] = [];
 
-  constructor(private readonly build: (db: Kysely<Database>, slot: P, item: ItemSlot<P>) => Compilable<R>) {}
+  constructor(private readonly build: PreparedBuild<P, R>) {}
 
-  /** Runs on `db` (the database or a transaction); compiled with the first one seen. */
-  async run(db: Kysely<Database>, values: P): Promise<QueryResult<R>> {
+  /** The statement as it runs on `db` with `values`: its SQL and its parameters. */
+  bind(db: Kysely<Database>, values: P): CompiledQuery<R> {
     const compiled = this.compiled ?? this.compile(db);
     const parameters = compiled.parameters.map((constant, i) => {
       const slot = this.slots[i];
       if (slot === undefined) return constant;
-      const value = values[slot.key] as unknown;
+      const value = values[slot.name as keyof P] as unknown;
       return slot.index === undefined ? value : (value as readonly unknown[])[slot.index];
     });
-    return db.executeQuery<R>({ ...compiled, parameters });
+    return { ...compiled, parameters };
+  }
+
+  /** Runs on `db` (the database or a transaction); compiled with the first one seen. */
+  run(db: Kysely<Database>, values: P): Promise<QueryResult<R>> {
+    return db.executeQuery<R>(this.bind(db, values));
   }
 
   async rows(db: Kysely<Database>, values: P): Promise<R[]> {
@@ -65,30 +109,13 @@ export class PreparedQuery<P extends object, R> {
   }
 
   private compile(db: Kysely<Database>): CompiledQuery<R> {
-    const markers = new Map<string, Slot<P>>();
-    const mark = (key: keyof P, index?: number): string => {
-      const marker = `${MARKER}${String(key)}${index === undefined ? '' : `#${index}`}`;
-      markers.set(marker, { key, index });
-      return marker;
-    };
-    const slot = new Proxy({} as P, {
-      get: (_target, prop) => (typeof prop === 'string' ? mark(prop as keyof P) : undefined),
-    });
-    const item = <K extends keyof P>(key: K, index: number): ElementOf<P[K]> =>
-      mark(key, index) as ElementOf<P[K]>;
-    const compiled = this.build(db, slot, item).compile();
-    this.slots = compiled.parameters.map((p) => (typeof p === 'string' ? markers.get(p) : undefined));
+    const made = new Map<string, Param<unknown>>();
+    const compiled = this.build(db, slotsFor<P>(made)).compile();
+    this.slots = compiled.parameters.map((p) => (typeof p === 'string' ? made.get(p) : undefined));
     this.compiled = compiled;
     return compiled;
   }
 }
-
-/** A query builder for PreparedQuery: `slot` stands for the values, `item` for one element of a list. */
-export type PreparedBuild<P extends object, R> = (
-  db: Kysely<Database>,
-  slot: P,
-  item: ItemSlot<P>,
-) => Compilable<R>;
 
 /**
  * One PreparedQuery per shape of a statement whose SQL depends on its arguments
@@ -113,7 +140,7 @@ export function perShape<S, P extends object, R>(
 
 /** One PreparedQuery per arity, for a query with a list whose length is part of its SQL. */
 export function byArity<P extends object, R>(
-  build: (db: Kysely<Database>, slot: P, item: ItemSlot<P>, arity: number) => Compilable<R>,
+  build: (db: Kysely<Database>, slots: Slots<P>, arity: number) => Compilable<R>,
 ): (arity: number) => PreparedQuery<P, R> {
-  return perShape<number, P, R>(String, (arity) => (db, slot, item) => build(db, slot, item, arity));
+  return perShape<number, P, R>(String, (arity) => (db, slots) => build(db, slots, arity));
 }

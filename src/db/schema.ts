@@ -183,6 +183,16 @@ export interface EmailAttachmentsTable {
   size_bytes: number;
 }
 
+/**
+ * An SMTP submission as the client sent it, header-cleaned (migration 008): the
+ * worker hands these bytes to the MTA instead of building MIME. One row per
+ * `emails.source = 'smtp'` message.
+ */
+export interface EmailRawMessagesTable {
+  email_id: string;
+  content: Buffer;
+}
+
 export interface QuotaLedgerTable {
   id: string;
   user_id: string;
@@ -328,6 +338,7 @@ export interface Database {
   email_recipients: EmailRecipientsTable;
   email_events: EmailEventsTable;
   email_attachments: EmailAttachmentsTable;
+  email_raw_messages: EmailRawMessagesTable;
   quota_ledger: QuotaLedgerTable;
   quota_buckets: QuotaBucketsTable;
   quota_hour_buckets: QuotaHourBucketsTable;

@@ -1,6 +1,6 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { byArity, items, PreparedQuery } from '../db/precompiled';
+import { byArity, PreparedQuery } from '../db/precompiled';
 import type { QueueName } from './queues';
 
 /** A job this worker now holds a lease on. `attempts` and the owner together fence every later write. */
@@ -42,7 +42,7 @@ export const LEASE_EXPIRED_ERROR = 'lease expired during the final attempt (work
 type JobsEb = ExpressionBuilder<Database, 'jobs'>;
 
 /** Due, or running under a lease that expired with attempts to spare. */
-function claimable(eb: JobsEb, now: string) {
+function claimable(eb: JobsEb, now: string | Expression<string>) {
   return eb.or([
     eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]),
     eb.and([
@@ -54,7 +54,7 @@ function claimable(eb: JobsEb, now: string) {
 }
 
 /** Running under an expired lease with no attempt left: running it again would exceed max_attempts. */
-function expiredOnLastAttempt(eb: JobsEb, now: string) {
+function expiredOnLastAttempt(eb: JobsEb, now: string | Expression<string>) {
   return eb.and([
     eb('state', '=', 'running'),
     eb('lease_expires_at', '<=', now),
@@ -88,30 +88,30 @@ interface QueuesNow {
   now: string;
 }
 
-const anyClaimable = byArity<QueuesNow, { id: string }>((db, p, item, n) =>
+const anyClaimable = byArity<QueuesNow, { id: string }>((db, s, n) =>
   db
     .selectFrom('jobs')
     .select('id')
-    .where('queue', 'in', items(item, 'queues', n))
-    .where((eb) => eb.or([claimable(eb, p.now), expiredOnLastAttempt(eb, p.now)]))
+    .where('queue', 'in', s.list('queues', n))
+    .where((eb) => eb.or([claimable(eb, s.param('now')), expiredOnLastAttempt(eb, s.param('now'))]))
     .limit(1),
 );
 
 const failExpiredOnLastAttempt = byArity<
   QueuesNow & { lastError: string },
   { id: string; queue: string; attempts: number }
->((db, p, item, n) =>
+>((db, s, n) =>
   db
     .updateTable('jobs')
     .set({
       state: 'failed',
-      last_error: p.lastError,
-      finished_at: p.now,
-      updated_at: p.now,
+      last_error: s.param('lastError'),
+      finished_at: s.param('now'),
+      updated_at: s.param('now'),
       lease_expires_at: null,
     })
-    .where('queue', 'in', items(item, 'queues', n))
-    .where((eb) => expiredOnLastAttempt(eb, p.now))
+    .where('queue', 'in', s.list('queues', n))
+    .where((eb) => expiredOnLastAttempt(eb, s.param('now')))
     .returning(['id', 'queue', 'attempts']),
 );
 
@@ -125,45 +125,45 @@ const leaseJobs = byArity<
     max_attempts: number;
     lease_expires_at: string | null;
   }
->((db, p, item, n) =>
+>((db, s, n) =>
   db
     .updateTable('jobs')
     .set((eb) => ({
       state: 'running',
-      lease_owner: p.owner,
-      lease_expires_at: p.leaseExpiresAt,
+      lease_owner: s.param('owner'),
+      lease_expires_at: s.param('leaseExpiresAt'),
       attempts: eb('attempts', '+', 1),
-      updated_at: p.now,
+      updated_at: s.param('now'),
     }))
-    .where('id', 'in', items(item, 'ids', n))
-    .where((eb) => claimable(eb, p.now))
+    .where('id', 'in', s.list('ids', n))
+    .where((eb) => claimable(eb, s.param('now')))
     .returning(['id', 'queue', 'payload', 'attempts', 'max_attempts', 'lease_expires_at']),
 );
 
-const expiredCandidates = byArity<QueuesNow & { limit: number }, { id: string }>((db, p, item, n) =>
+const expiredCandidates = byArity<QueuesNow & { limit: number }, { id: string }>((db, s, n) =>
   db
     .selectFrom('jobs')
     .select('id')
-    .where('queue', 'in', items(item, 'queues', n))
+    .where('queue', 'in', s.list('queues', n))
     .where('state', '=', 'running')
-    .where('lease_expires_at', '<=', p.now)
+    .where('lease_expires_at', '<=', s.param('now'))
     .where((eb) => eb('attempts', '<', eb.ref('max_attempts')))
     .orderBy('lease_expires_at')
-    .limit(p.limit),
+    .limit(s.param('limit')),
 );
 
 const dueCandidates = new PreparedQuery<
   { queue: QueueName; now: string; limit: number },
   { id: string; run_at: string }
->((db, p) =>
+>((db, s) =>
   db
     .selectFrom('jobs')
     .select(['id', 'run_at'])
-    .where('queue', '=', p.queue)
+    .where('queue', '=', s.param('queue'))
     .where('state', '=', 'queued')
-    .where('run_at', '<=', p.now)
+    .where('run_at', '<=', s.param('now'))
     .orderBy('run_at')
-    .limit(p.limit),
+    .limit(s.param('limit')),
 );
 
 /**

@@ -7,17 +7,17 @@ import { heldBy } from './lease-guard';
 
 /** Runs once per job: compiled once (db/precompiled.ts). */
 const completeJob = new PreparedQuery<{ id: string; attempts: number; owner: string; now: string }, unknown>(
-  (db, p) =>
+  (db, s) =>
     db
       .updateTable('jobs')
       .set({
         state: 'succeeded',
-        finished_at: p.now,
-        updated_at: p.now,
+        finished_at: s.param('now'),
+        updated_at: s.param('now'),
         lease_expires_at: null,
         last_error: null,
       })
-      .where((eb) => heldBy(eb, { id: p.id, attempts: p.attempts }, p.owner)),
+      .where((eb) => heldBy(eb, { id: s.param('id'), attempts: s.param('attempts') }, s.param('owner'))),
 );
 
 /**

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Insertable, Kysely } from 'kysely';
+import { PreparedQuery } from '../db/precompiled';
+import type { Database, JobsTable } from '../db/schema';
 import { isoNow } from '../shared/clock';
 import { newId } from '../shared/ids';
 import type { QueueName } from './queues';
@@ -67,4 +68,51 @@ export async function enqueue(db: Kysely<Database>, input: EnqueueInput): Promis
     .where('dedupe_key', '=', dedupeKey)
     .executeTakeFirstOrThrow();
   return { id: existing.id, created: false };
+}
+
+type JobRow = Pick<
+  Required<Insertable<JobsTable>>,
+  | 'id'
+  | 'queue'
+  | 'payload'
+  | 'state'
+  | 'run_at'
+  | 'max_attempts'
+  | 'dedupe_key'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+const insertJobRow = new PreparedQuery<JobRow, unknown>((db, s) =>
+  db.insertInto('jobs').values({
+    id: s.param('id'),
+    queue: s.param('queue'),
+    payload: s.param('payload'),
+    state: s.param('state'),
+    run_at: s.param('run_at'),
+    max_attempts: s.param('max_attempts'),
+    dedupe_key: s.param('dedupe_key'),
+    created_at: s.param('created_at'),
+    updated_at: s.param('updated_at'),
+  }),
+);
+
+/**
+ * A new message's `email-send` job in the send commit (hot path: compiled once,
+ * db/precompiled.ts), written as `enqueue` writes a job. Its dedupe key is the
+ * message's id, new in this transaction, so enqueue's ON CONFLICT DO NOTHING cannot
+ * apply: a conflict here is a failure of the send (EMAIL_QUEUE_FAILED), never a no-op.
+ */
+export async function insertNewJob(trx: Kysely<Database>, job: EnqueueInput, now: string): Promise<void> {
+  await insertJobRow.run(trx, {
+    id: newId('job'),
+    queue: job.queue,
+    payload: JSON.stringify(job.payload),
+    state: 'queued',
+    run_at: job.runAt?.toISOString() ?? now,
+    max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    dedupe_key: job.dedupeKey ?? null,
+    created_at: now,
+    updated_at: now,
+  });
 }

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import type { Expression, ExpressionBuilder } from 'kysely';
 import type { Database } from '../db/schema';
 
 /** What a lease holder needs to name its lease. */
@@ -13,7 +13,11 @@ export interface LeasedJob {
  * job, the stale run must not settle the new one, and `attempts` tells them apart
  * (every claim increments it). A writer that no longer matches changes nothing.
  */
-export function heldBy(eb: ExpressionBuilder<Database, 'jobs'>, job: LeasedJob, owner: string) {
+export function heldBy(
+  eb: ExpressionBuilder<Database, 'jobs'>,
+  job: { readonly [K in keyof LeasedJob]: LeasedJob[K] | Expression<LeasedJob[K]> },
+  owner: string | Expression<string>,
+) {
   return eb.and([
     eb('id', '=', job.id),
     eb('state', '=', 'running'),

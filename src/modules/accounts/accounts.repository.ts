@@ -6,8 +6,8 @@ import { isoNow } from '../../shared/clock';
 export type UserRow = Selectable<UsersTable>;
 
 /** Compiled once: every authenticated request and every send reads it (db/precompiled.ts). */
-const userById = new PreparedQuery<{ id: string }, UserRow>((db, p) =>
-  db.selectFrom('users').selectAll().where('id', '=', p.id),
+const userById = new PreparedQuery<{ id: string }, UserRow>((db, s) =>
+  db.selectFrom('users').selectAll().where('id', '=', s.param('id')),
 );
 
 export async function findUserById(db: Kysely<Database>, id: string): Promise<UserRow | undefined> {

@@ -9,8 +9,12 @@ export async function insertApiKey(db: Kysely<Database>, row: ApiKeyRow): Promis
 }
 
 /** Compiled once: every API request runs it (db/precompiled.ts). */
-const activeKeyByHash = new PreparedQuery<{ hash: string }, ApiKeyRow>((db, p) =>
-  db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.hash).where('revoked_at', 'is', null),
+const activeKeyByHash = new PreparedQuery<{ hash: string }, ApiKeyRow>((db, s) =>
+  db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('key_hash', '=', s.param('hash'))
+    .where('revoked_at', 'is', null),
 );
 
 export async function findActiveKeyByHash(

@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config';
 import type { Database, RecipientType } from '../../db/schema';
 import { AppError, isAppError } from '../../shared/app-error';
 import { newId } from '../../shared/ids';
+import { insertNewJob } from '../../jobs/enqueue';
 import {
   abuseEvaluationPending,
   noteAbuseEvaluationEnqueued,
@@ -25,12 +26,7 @@ import { storeIdempotent } from './idempotency';
 import type { QuotaUsage } from './quota';
 import { consumeQuota, effectiveLimits } from './quota';
 import type { QueuedEmailRow } from './queued-message.repository';
-import {
-  insertNewMessageJob,
-  insertQueuedEmail,
-  insertQueuedEvent,
-  insertSubmittedRaw,
-} from './queued-message.repository';
+import { insertQueuedEmail, insertQueuedEvent, insertSubmittedRaw } from './queued-message.repository';
 import { emailSendJob } from './send-job';
 import { resolveSendingDomain } from './sending-domain';
 
@@ -266,11 +262,7 @@ export async function commitMessage(
         created_at: m.now,
       });
       const scheduledAt = m.fields.scheduled_at;
-      await insertNewMessageJob(
-        trx,
-        emailSendJob(m.id, scheduledAt ? new Date(scheduledAt) : undefined),
-        m.now,
-      );
+      await insertNewJob(trx, emailSendJob(m.id, scheduledAt ? new Date(scheduledAt) : undefined), m.now);
       if (evaluate) await requestAbuseEvaluation(trx, userId, acceptedAt);
       if (m.idempotency) await storeIdempotent(trx, { userId, ...m.idempotency });
       return { usage, domain };

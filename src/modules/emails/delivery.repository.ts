@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { items, perShape, PreparedQuery } from '../../db/precompiled';
+import { perShape, PreparedQuery } from '../../db/precompiled';
 import type {
   Database,
   DomainStatus,
@@ -33,7 +33,7 @@ export interface EmailForSend extends EmailRow {
   readonly domain_status: DomainStatus;
 }
 
-const emailForSend = new PreparedQuery<{ emailId: string }, EmailForSend>((db, p) =>
+const emailForSend = new PreparedQuery<{ emailId: string }, EmailForSend>((db, s) =>
   db
     .selectFrom('emails')
     .innerJoin('users', 'users.id', 'emails.user_id')
@@ -44,7 +44,7 @@ const emailForSend = new PreparedQuery<{ emailId: string }, EmailForSend>((db, p
       'domains.domain as domain_name',
       'domains.status as domain_status',
     ])
-    .where('emails.id', '=', p.emailId),
+    .where('emails.id', '=', s.param('emailId')),
 );
 
 /** The message with what re-validation needs: its account's and domain's current status. */
@@ -55,16 +55,20 @@ export async function findEmailForSend(
   return emailForSend.first(db, { emailId });
 }
 
-const emailById = new PreparedQuery<{ emailId: string }, EmailRow>((db, p) =>
-  db.selectFrom('emails').selectAll().where('id', '=', p.emailId),
+const emailById = new PreparedQuery<{ emailId: string }, EmailRow>((db, s) =>
+  db.selectFrom('emails').selectAll().where('id', '=', s.param('emailId')),
 );
 
 export async function findEmail(db: Kysely<Database>, emailId: string): Promise<EmailRow | undefined> {
   return emailById.first(db, { emailId });
 }
 
-const recipientsOf = new PreparedQuery<{ emailId: string }, RecipientRow>((db, p) =>
-  db.selectFrom('email_recipients').selectAll().where('email_id', '=', p.emailId).orderBy('id', 'asc'),
+const recipientsOf = new PreparedQuery<{ emailId: string }, RecipientRow>((db, s) =>
+  db
+    .selectFrom('email_recipients')
+    .selectAll()
+    .where('email_id', '=', s.param('emailId'))
+    .orderBy('id', 'asc'),
 );
 
 /** In insertion order (ids sort by creation): to, cc, bcc as the API wrote them. */
@@ -72,12 +76,12 @@ export async function listRecipients(db: Kysely<Database>, emailId: string): Pro
   return recipientsOf.rows(db, { emailId });
 }
 
-const recipientByAddress = new PreparedQuery<{ emailId: string; address: string }, RecipientRow>((db, p) =>
+const recipientByAddress = new PreparedQuery<{ emailId: string; address: string }, RecipientRow>((db, s) =>
   db
     .selectFrom('email_recipients')
     .selectAll()
-    .where('email_id', '=', p.emailId)
-    .where('address', '=', p.address),
+    .where('email_id', '=', s.param('emailId'))
+    .where('address', '=', s.param('address')),
 );
 
 export async function findRecipient(
@@ -91,11 +95,11 @@ export async function findRecipient(
 const recipientStatesOf = new PreparedQuery<
   { emailId: string },
   Pick<RecipientRow, 'status' | 'smtp_response' | 'updated_at'>
->((db, p) =>
+>((db, s) =>
   db
     .selectFrom('email_recipients')
     .select(['status', 'smtp_response', 'updated_at'])
-    .where('email_id', '=', p.emailId)
+    .where('email_id', '=', s.param('emailId'))
     .orderBy('id', 'asc'),
 );
 
@@ -108,8 +112,12 @@ export async function recipientStates(
   return rows.map((r) => ({ status: r.status, smtpResponse: r.smtp_response, updatedAt: r.updated_at }));
 }
 
-const attachmentsOf = new PreparedQuery<{ emailId: string }, AttachmentRow>((db, p) =>
-  db.selectFrom('email_attachments').selectAll().where('email_id', '=', p.emailId).orderBy('position', 'asc'),
+const attachmentsOf = new PreparedQuery<{ emailId: string }, AttachmentRow>((db, s) =>
+  db
+    .selectFrom('email_attachments')
+    .selectAll()
+    .where('email_id', '=', s.param('emailId'))
+    .orderBy('position', 'asc'),
 );
 
 export async function listAttachments(db: Kysely<Database>, emailId: string): Promise<AttachmentRow[]> {
@@ -119,13 +127,13 @@ export async function listAttachments(db: Kysely<Database>, emailId: string): Pr
 const startAttemptUpdate = new PreparedQuery<
   { emailId: string; status: EmailStatus; attempts: number; at: string },
   unknown
->((db, p) =>
+>((db, s) =>
   db
     .updateTable('emails')
-    .set((eb) => ({ status: 'processing', attempts: eb('attempts', '+', 1), updated_at: p.at }))
-    .where('id', '=', p.emailId)
-    .where('status', '=', p.status)
-    .where('attempts', '=', p.attempts),
+    .set((eb) => ({ status: 'processing', attempts: eb('attempts', '+', 1), updated_at: s.param('at') }))
+    .where('id', '=', s.param('emailId'))
+    .where('status', '=', s.param('status'))
+    .where('attempts', '=', s.param('attempts')),
 );
 
 /**
@@ -169,19 +177,22 @@ interface EmailUpdateValues {
 }
 
 const emailUpdate = perShape<EmailUpdateShape, EmailUpdateValues, unknown>(
-  (s) => `${+s.smtpResponse}${+s.sentAt}${+s.deliveredAt}${+s.expect}`,
-  (s) => (db, p) => {
+  (shape) => `${+shape.smtpResponse}${+shape.sentAt}${+shape.deliveredAt}${+shape.expect}`,
+  (shape) => (db, s) => {
     let q = db
       .updateTable('emails')
       .set((eb) => ({
-        status: p.status,
-        updated_at: p.at,
-        ...(s.smtpResponse ? { smtp_response: p.smtpResponse } : {}),
-        ...(s.sentAt ? { sent_at: p.sentAt } : {}),
-        ...(s.deliveredAt ? { delivered_at: eb.fn.coalesce('delivered_at', eb.val(p.deliveredAt)) } : {}),
+        status: s.param('status'),
+        updated_at: s.param('at'),
+        ...(shape.smtpResponse ? { smtp_response: s.param('smtpResponse') } : {}),
+        ...(shape.sentAt ? { sent_at: s.param('sentAt') } : {}),
+        ...(shape.deliveredAt
+          ? { delivered_at: eb.fn.coalesce('delivered_at', eb.val(s.param('deliveredAt'))) }
+          : {}),
       }))
-      .where('id', '=', p.emailId);
-    if (s.expect) q = q.where('status', '=', p.expectStatus).where('attempts', '=', p.expectAttempts);
+      .where('id', '=', s.param('emailId'));
+    if (shape.expect)
+      q = q.where('status', '=', s.param('expectStatus')).where('attempts', '=', s.param('expectAttempts'));
     return q;
   },
 );
@@ -233,19 +244,19 @@ interface MoveValues {
 }
 
 const recipientsMove = perShape<MoveShape, MoveValues, { address: string }>(
-  (s) => `${s.from}:${s.addresses}:${+s.smtpResponse}`,
-  (s) => (db, p, item) => {
+  (shape) => `${shape.from}:${shape.addresses}:${+shape.smtpResponse}`,
+  (shape) => (db, s) => {
     let q = db
       .updateTable('email_recipients')
       .set({
-        status: p.to,
-        updated_at: p.at,
-        ...(s.smtpResponse ? { smtp_response: p.smtpResponse } : {}),
+        status: s.param('to'),
+        updated_at: s.param('at'),
+        ...(shape.smtpResponse ? { smtp_response: s.param('smtpResponse') } : {}),
       })
-      .where('email_id', '=', p.emailId)
-      .where('status', 'in', items(item, 'from', s.from));
-    if (s.addresses >= 0) {
-      q = q.where('address', 'in', items(item, 'addresses', s.addresses));
+      .where('email_id', '=', s.param('emailId'))
+      .where('status', 'in', s.list('from', shape.from));
+    if (shape.addresses >= 0) {
+      q = q.where('address', 'in', s.list('addresses', shape.addresses));
     }
     return q.returning('address');
   },
@@ -291,12 +302,12 @@ const recipientUpdate = new PreparedQuery<
     at: string;
   },
   unknown
->((db, p) =>
+>((db, s) =>
   db
     .updateTable('email_recipients')
-    .set({ status: p.status, smtp_response: p.smtpResponse, updated_at: p.at })
-    .where('id', '=', p.recipientId)
-    .where('status', '=', p.expectStatus),
+    .set({ status: s.param('status'), smtp_response: s.param('smtpResponse'), updated_at: s.param('at') })
+    .where('id', '=', s.param('recipientId'))
+    .where('status', '=', s.param('expectStatus')),
 );
 
 /** Sets one recipient's status and response while it is still in `expectStatus`. */
@@ -326,14 +337,14 @@ interface EventKey {
 
 const eventExists = perShape<boolean, EventKey, { id: string }>(
   (forRecipient) => String(forRecipient),
-  (forRecipient) => (db, p) => {
+  (forRecipient) => (db, s) => {
     let q = db
       .selectFrom('email_events')
       .select('id')
-      .where('email_id', '=', p.emailId)
-      .where('type', '=', p.type)
-      .where('message', '=', p.message);
-    q = forRecipient ? q.where('recipient', '=', p.recipient) : q.where('recipient', 'is', null);
+      .where('email_id', '=', s.param('emailId'))
+      .where('type', '=', s.param('type'))
+      .where('message', '=', s.param('message'));
+    q = forRecipient ? q.where('recipient', '=', s.param('recipient')) : q.where('recipient', 'is', null);
     return q.limit(1);
   },
 );

@@ -16,15 +16,15 @@ export interface EmailEventInput {
 
 // Both inserts run for every message sent and every delivery report: compiled once
 // (db/precompiled.ts), as building a kysely query costs more than SQLite takes to run it.
-export const insertEvent = new PreparedQuery<Required<Insertable<EmailEventsTable>>, unknown>((db, p) =>
+export const insertEvent = new PreparedQuery<Required<Insertable<EmailEventsTable>>, unknown>((db, s) =>
   db.insertInto('email_events').values({
-    id: p.id,
-    email_id: p.email_id,
-    user_id: p.user_id,
-    recipient: p.recipient,
-    type: p.type,
-    message: p.message,
-    created_at: p.created_at,
+    id: s.param('id'),
+    email_id: s.param('email_id'),
+    user_id: s.param('user_id'),
+    recipient: s.param('recipient'),
+    type: s.param('type'),
+    message: s.param('message'),
+    created_at: s.param('created_at'),
   }),
 );
 
@@ -55,16 +55,16 @@ export interface OutboxInput {
   readonly at?: string;
 }
 
-const insertOutbox = new PreparedQuery<Required<Insertable<OutboxTable>>, unknown>((db, p) =>
+const insertOutbox = new PreparedQuery<Required<Insertable<OutboxTable>>, unknown>((db, s) =>
   db.insertInto('outbox').values({
-    id: p.id,
-    user_id: p.user_id,
-    event: p.event,
-    email_id: p.email_id,
-    recipient: p.recipient,
-    payload: p.payload,
-    created_at: p.created_at,
-    dispatched_at: p.dispatched_at,
+    id: s.param('id'),
+    user_id: s.param('user_id'),
+    event: s.param('event'),
+    email_id: s.param('email_id'),
+    recipient: s.param('recipient'),
+    payload: s.param('payload'),
+    created_at: s.param('created_at'),
+    dispatched_at: s.param('dispatched_at'),
   }),
 );
 

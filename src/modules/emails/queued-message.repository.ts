@@ -1,5 +1,4 @@
 import type { Insertable, Kysely } from 'kysely';
-import { sql } from 'kysely';
 import { byArity, PreparedQuery } from '../../db/precompiled';
 import type {
   Database,
@@ -7,11 +6,7 @@ import type {
   EmailEventsTable,
   EmailRecipientsTable,
   EmailsTable,
-  JobsTable,
 } from '../../db/schema';
-import { DEFAULT_MAX_ATTEMPTS } from '../../jobs/enqueue';
-import type { EnqueueInput } from '../../jobs/enqueue';
-import { newId } from '../../shared/ids';
 import { insertEvent } from './email-events.repository';
 
 /**
@@ -51,10 +46,10 @@ const EMAIL_COLUMNS = [
 
 export type QueuedEmailRow = Pick<Required<EmailInsert>, (typeof EMAIL_COLUMNS)[number]>;
 
-const insertEmailRow = new PreparedQuery<QueuedEmailRow, unknown>((db, p) =>
+const insertEmailRow = new PreparedQuery<QueuedEmailRow, unknown>((db, s) =>
   db
     .insertInto('emails')
-    .values(Object.fromEntries(EMAIL_COLUMNS.map((c) => [c, p[c]])) as unknown as EmailInsert),
+    .values(Object.fromEntries(EMAIL_COLUMNS.map((c) => [c, s.param(c)])) as unknown as EmailInsert),
 );
 
 type RecipientInsert = Required<Insertable<EmailRecipientsTable>>;
@@ -71,32 +66,32 @@ interface RecipientColumns {
   readonly updatedAt: string;
 }
 
-const insertRecipientRows = byArity<RecipientColumns, unknown>((db, p, item, arity) =>
+const insertRecipientRows = byArity<RecipientColumns, unknown>((db, s, arity) =>
   db.insertInto('email_recipients').values(
     Array.from({ length: arity }, (_, i) => ({
-      id: item('id', i),
-      email_id: p.emailId,
-      user_id: p.userId,
-      address: item('address', i),
-      name: item('name', i),
-      type: item('type', i),
-      status: p.status,
+      id: s.item('id', i),
+      email_id: s.param('emailId'),
+      user_id: s.param('userId'),
+      address: s.item('address', i),
+      name: s.item('name', i),
+      type: s.item('type', i),
+      status: s.param('status'),
       smtp_response: null,
-      updated_at: p.updatedAt,
+      updated_at: s.param('updatedAt'),
     })),
   ),
 );
 
-const insertAttachmentRow = new PreparedQuery<Required<Insertable<EmailAttachmentsTable>>, unknown>((db, p) =>
+const insertAttachmentRow = new PreparedQuery<Required<Insertable<EmailAttachmentsTable>>, unknown>((db, s) =>
   db.insertInto('email_attachments').values({
-    id: p.id,
-    email_id: p.email_id,
-    position: p.position,
-    filename: p.filename,
-    content_type: p.content_type,
-    cid: p.cid,
-    content: p.content,
-    size_bytes: p.size_bytes,
+    id: s.param('id'),
+    email_id: s.param('email_id'),
+    position: s.param('position'),
+    filename: s.param('filename'),
+    content_type: s.param('content_type'),
+    cid: s.param('cid'),
+    content: s.param('content'),
+    size_bytes: s.param('size_bytes'),
   }),
 );
 
@@ -131,63 +126,11 @@ export async function insertQueuedEvent(
   await insertEvent.run(trx, event);
 }
 
-type JobRow = Pick<
-  Required<Insertable<JobsTable>>,
-  | 'id'
-  | 'queue'
-  | 'payload'
-  | 'state'
-  | 'run_at'
-  | 'max_attempts'
-  | 'dedupe_key'
-  | 'created_at'
-  | 'updated_at'
->;
-
-const insertJobRow = new PreparedQuery<JobRow, unknown>((db, p) =>
-  db.insertInto('jobs').values({
-    id: p.id,
-    queue: p.queue,
-    payload: p.payload,
-    state: p.state,
-    run_at: p.run_at,
-    max_attempts: p.max_attempts,
-    dedupe_key: p.dedupe_key,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-  }),
-);
-
-/**
- * The new message's `email-send` job (send-job.ts `emailSendJob`), written as
- * jobs/enqueue.ts writes a job but compiled once. Its dedupe key is the message's
- * id, new in this transaction, so enqueue's ON CONFLICT DO NOTHING cannot apply:
- * a conflict here is a failure of the send (EMAIL_QUEUE_FAILED), never a no-op.
- */
-export async function insertNewMessageJob(
-  trx: Kysely<Database>,
-  job: EnqueueInput,
-  now: string,
-): Promise<void> {
-  await insertJobRow.run(trx, {
-    id: newId('job'),
-    queue: job.queue,
-    payload: JSON.stringify(job.payload),
-    state: 'queued',
-    run_at: job.runAt?.toISOString() ?? now,
-    max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-    dedupe_key: job.dedupeKey ?? null,
-    created_at: now,
-    updated_at: now,
-  });
-}
-
 /** The header-cleaned message of an SMTP submission, delivered as stored. */
 export async function insertSubmittedRaw(
   trx: Kysely<Database>,
   emailId: string,
   content: Buffer,
 ): Promise<void> {
-  // email_raw_messages (migration 008) is not in the schema types: SMTP submission alone reads and writes it.
-  await sql`INSERT INTO email_raw_messages (email_id, content) VALUES (${emailId}, ${content})`.execute(trx);
+  await trx.insertInto('email_raw_messages').values({ email_id: emailId, content }).execute();
 }

@@ -104,7 +104,7 @@ const SCOPE_ORDER: readonly ScopeName[] = ['user', 'domain', 'api_key'];
  * scope, each bounded whatever the volume (≤ 61 minute buckets for the hour, ≤ 60
  * minute buckets and ≤ 24 hour buckets for the day; see WindowBounds).
  */
-const scopesUsed = byArity<ScopesUsedParams, ScopeUseRow>((db, p, item, arity) => {
+const scopesUsed = byArity<ScopesUsedParams, ScopeUseRow>((db, s, arity) => {
   const minutes = (scope: ScopeName, i: number, part: 'hour' | 'dayHead') => {
     let q = db
       .selectFrom('quota_buckets')
@@ -114,11 +114,11 @@ const scopesUsed = byArity<ScopesUsedParams, ScopeUseRow>((db, p, item, arity) =
         sql<number | string | null>`sum(count)`.as('n'),
       ])
       .where('scope', '=', scope)
-      .where('scope_id', '=', item('scopeIds', i));
+      .where('scope_id', '=', s.item('scopeIds', i));
     q =
       part === 'hour'
-        ? q.where('minute', '>=', p.hourStart)
-        : q.where('minute', '>=', p.dayStart).where('minute', '<', p.dayHeadEnd);
+        ? q.where('minute', '>=', s.param('hourStart'))
+        : q.where('minute', '>=', s.param('dayStart')).where('minute', '<', s.param('dayHeadEnd'));
     return q;
   };
   const hours = (scope: ScopeName, i: number) =>
@@ -130,8 +130,8 @@ const scopesUsed = byArity<ScopesUsedParams, ScopeUseRow>((db, p, item, arity) =
         sql<number | string | null>`sum(count)`.as('n'),
       ])
       .where('scope', '=', scope)
-      .where('scope_id', '=', item('scopeIds', i))
-      .where('hour', '>=', p.dayHours);
+      .where('scope_id', '=', s.item('scopeIds', i))
+      .where('hour', '>=', s.param('dayHours'));
   // Same output columns from either table: typed as one builder so they chain.
   const branches = SCOPE_ORDER.slice(1, arity).flatMap((scope, i) => [
     minutes(scope, i + 1, 'hour'),
@@ -251,15 +251,15 @@ interface BucketAdd {
 }
 
 /** One upsert for the user, domain and (when present) key buckets of a minute. */
-const addToScopeBuckets = byArity<BucketAdd, unknown>((db, p, item, arity) =>
+const addToScopeBuckets = byArity<BucketAdd, unknown>((db, s, arity) =>
   db
     .insertInto('quota_buckets')
     .values(
       SCOPE_ORDER.slice(0, arity).map((scope, i) => ({
         scope,
-        scope_id: item('scopeIds', i),
-        minute: p.minute,
-        count: p.count,
+        scope_id: s.item('scopeIds', i),
+        minute: s.param('minute'),
+        count: s.param('count'),
       })),
     )
     .onConflict((oc) =>
@@ -269,15 +269,15 @@ const addToScopeBuckets = byArity<BucketAdd, unknown>((db, p, item, arity) =>
     ),
 );
 
-const insertLedger = new PreparedQuery<Insertable<QuotaLedgerTable>, unknown>((db, p) =>
+const insertLedger = new PreparedQuery<Insertable<QuotaLedgerTable>, unknown>((db, s) =>
   db.insertInto('quota_ledger').values({
-    id: p.id,
-    user_id: p.user_id,
-    domain_id: p.domain_id,
-    api_key_id: p.api_key_id,
-    email_id: p.email_id,
-    count: p.count,
-    created_at: p.created_at,
+    id: s.param('id'),
+    user_id: s.param('user_id'),
+    domain_id: s.param('domain_id'),
+    api_key_id: s.param('api_key_id'),
+    email_id: s.param('email_id'),
+    count: s.param('count'),
+    created_at: s.param('created_at'),
   }),
 );
 

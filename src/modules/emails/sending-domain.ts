@@ -7,8 +7,12 @@ import type { Mailbox } from './address';
 import { domainNotVerified, invalidFromAddress } from './emails.errors';
 
 /** domains.repository's findDomainByName, compiled once for the send path (db/precompiled.ts). */
-const domainByName = new PreparedQuery<{ userId: string; domain: string }, DomainRow>((db, p) =>
-  db.selectFrom('domains').selectAll().where('user_id', '=', p.userId).where('domain', '=', p.domain),
+const domainByName = new PreparedQuery<{ userId: string; domain: string }, DomainRow>((db, s) =>
+  db
+    .selectFrom('domains')
+    .selectAll()
+    .where('user_id', '=', s.param('userId'))
+    .where('domain', '=', s.param('domain')),
 );
 
 /**

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { byArity, items } from '../../db/precompiled';
+import { byArity } from '../../db/precompiled';
 import type { Database, SuppressionsTable, SuppressionType } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
@@ -8,12 +8,12 @@ export type SuppressionRow = Selectable<SuppressionsTable>;
 
 /** The send path's screen, compiled once per number of addresses (db/precompiled.ts). */
 const suppressedAmong = byArity<{ userId: string; addresses: readonly string[] }, { email: string }>(
-  (db, p, item, arity) =>
+  (db, s, arity) =>
     db
       .selectFrom('suppressions')
       .select('email')
-      .where('user_id', '=', p.userId)
-      .where('email', 'in', items(item, 'addresses', arity)),
+      .where('user_id', '=', s.param('userId'))
+      .where('email', 'in', s.list('addresses', arity)),
 );
 
 /** Which of `addresses` (canonical, lower-case) the account has suppressed. */
