@@ -24,11 +24,9 @@ import { emailIdFromVerp } from '../../src/modules/emails/mta-outcome';
 import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
 import type { DeliveryEvent, RecipientReport } from '../../src/mta/delivery-outcome';
 import { deliveryOutcomes } from '../../src/mta/delivery-outcome';
-import { mtaOutboundGuard } from '../../src/mta/mta-runtime';
+import { mtaDeliveryReports, mtaOutboundGuard } from '../../src/mta/mta-runtime';
 import type { MxLookup } from '../../src/mta/mx-guard';
 import { routeToMx } from '../../src/mta/mx-guard';
-import type { OutcomeRecorder } from '../../src/mta/outcome-jobs';
-import { threadedOutcomeRecorder } from '../../src/mta/outcome-writer';
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import { iniInteger, iniValue } from '../ini';
 import type { HarakaAddress, HarakaHmail, HarakaNext, HarakaPlugin, HarakaRecipient } from '../types';
@@ -42,8 +40,6 @@ interface Relay {
 const state = {
   relay: undefined as Relay | undefined,
   retryBudget: 0,
-  /** Group commit of the hooks' outcome jobs in a writer thread, started on first use. */
-  recorder: undefined as OutcomeRecorder | undefined,
 };
 
 export function register(this: HarakaPlugin): void {
@@ -161,7 +157,7 @@ function record(
 ): void {
   // Inside the chain: opening the database can throw too, and must end up below.
   Promise.resolve()
-    .then(() => (state.recorder ??= threadedOutcomeRecorder())(payloads))
+    .then(() => mtaDeliveryReports()(payloads))
     .then(
       (created) => {
         for (const p of payloads) {
@@ -221,7 +217,7 @@ async function retryInBackground(
     });
     await new Promise((resolve) => setTimeout(resolve, delay).unref());
     try {
-      await (state.recorder ??= threadedOutcomeRecorder())(payloads);
+      await mtaDeliveryReports()(payloads);
       return;
     } catch (err) {
       last = err;

@@ -1,7 +1,6 @@
 import type Koa from 'koa';
 import type { AppConfig } from '../config';
 import type { Db } from '../db/connect';
-import type { WriteBatcher } from '../db/write-batcher';
 import type { UserRow } from '../modules/accounts/accounts.repository';
 import type { SessionSigner } from '../modules/accounts/sessions';
 import type { Actor } from '../modules/audit/audit.repository';
@@ -38,13 +37,8 @@ export type AppContext = Koa.ParameterizedContext<AppState>;
 /** What route factories receive: built once per process in http/main.ts. */
 export interface ApiDeps {
   readonly db: Db;
-  /** Group commit for hot write paths (sends). */
-  readonly writes: WriteBatcher;
-  /**
-   * Where POST /v1/emails runs its commit step: the api's writer thread
-   * (send-writer.ts). Without it, in this thread through `writes`.
-   */
-  readonly sendWriter?: SendCommitter | undefined;
+  /** Where POST /v1/emails runs its commit step: the api's writer thread (api-writer.ts). */
+  readonly sendCommitter: SendCommitter;
   readonly config: AppConfig;
   readonly log: Logger;
   readonly sessions: SessionSigner;

@@ -1,12 +1,11 @@
 import http from 'node:http';
 import { loadConfig, sqlitePath } from '../config';
 import { migrate, openDb } from '../db/connect';
-import { WriteBatcher } from '../db/write-batcher';
 import { SessionSigner } from '../modules/accounts/sessions';
 import { exitOnFatal } from '../shared/fatal';
 import { createLogger } from '../shared/logger';
 import { createApp } from './app';
-import { SendWriter } from './send-writer';
+import { startApiWriter } from './api-writer';
 import { stopWhenParentGoes } from '../shared/parent-watch';
 import { restrictNewFiles } from '../shared/private-files';
 
@@ -16,27 +15,15 @@ async function main(): Promise<void> {
   const log = createLogger({ level: config.logLevel, process: 'api' });
   const db = openDb({ file: sqlitePath(config) });
   await migrate(db);
-  const { emailMaxSizeBytes, rateLimitEmailsPerHour, rateLimitEmailsPerDay, newAccountEmailsPerHour } =
-    config;
-  const writerConfig = {
-    emailMaxSizeBytes,
-    rateLimitEmailsPerHour,
-    rateLimitEmailsPerDay,
-    newAccountEmailsPerHour,
-  };
-  const sendWriter = new SendWriter(
-    { file: sqlitePath(config), config: writerConfig },
-    {
-      onFatal: (err) => {
-        log.fatal({ event: 'api_writer_thread_failed', err }, 'the writer thread failed');
-        exitOnFatal('api')(err);
-      },
+  const writer = startApiWriter(config, {
+    onFatal: (err) => {
+      log.fatal({ event: 'api_writer_thread_failed', err }, 'the writer thread failed');
+      exitOnFatal('api')(err);
     },
-  );
+  });
   const api = createApp({
     db,
-    writes: new WriteBatcher(db),
-    sendWriter,
+    sendCommitter: writer,
     config,
     log,
     sessions: new SessionSigner(config.secretKey, config.sessionTtlS),
@@ -58,7 +45,7 @@ async function main(): Promise<void> {
     api.close();
     // Stop accepting, let in-flight requests finish, then close idle keep-alive sockets.
     server.close(() => {
-      void sendWriter
+      void writer
         .close()
         .then(() => db.destroy())
         .finally(() => process.exit(0));

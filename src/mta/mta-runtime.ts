@@ -10,14 +10,16 @@ import { createSealer } from '../shared/seal';
 import type { IntakeCommit } from './inbound-intake';
 import { verpKey } from '../modules/emails/verp-address';
 import { injectCredential } from './inject-credential';
-import { closeSharedWriterThread, threadedIntakeCommit } from './outcome-writer';
+import type { DeliveryReportsRecorder } from './delivery-reports';
+import type { MtaWriter } from './mta-writer';
+import { startMtaWriter } from './mta-writer';
 import type { SigningKeys } from './signing-keys';
 import { createSigningKeys } from './signing-keys';
 
 /**
  * What the Haraka process needs beyond its rendered configuration: the master
  * secret (injection credential, sealed DKIM keys) and the database (signing keys,
- * outcome jobs through the writer thread). Haraka inherits the mta process's environment, so loadConfig()
+ * delivery reports through the writer thread). Haraka inherits the mta process's environment, so loadConfig()
  * here resolves the same SECRET_KEY (or `$DATA_DIR/secret.key`, which the mta
  * process created before starting Haraka) and the same DATABASE_URL.
  *
@@ -29,7 +31,7 @@ import { createSigningKeys } from './signing-keys';
 let config: AppConfig | undefined;
 let db: Db | undefined;
 let signingKeys: SigningKeys | undefined;
-let intake: IntakeCommit | undefined;
+let writer: MtaWriter | undefined;
 let outboundGuard: AddressGuard | undefined;
 
 function runtimeConfig(): AppConfig {
@@ -60,18 +62,27 @@ export function mtaDb(): Db {
 }
 
 /**
- * The MX intake's commit (src/mta/inbound-intake.ts): the writer thread the
- * outcome hooks use too (src/mta/outcome-writer.ts), with its own database
- * connection and group commit. The job rows of messages that reach end of data
- * while a commit is in flight are committed together in the next transaction, and
- * the fsync of each commit (or a wait for the write lock) runs off Haraka's event
- * loop, so the other SMTP sessions go on meanwhile (issue 11, inbound
- * throughput). Each message is still answered 250 only after the commit that holds
- * its jobs.
+ * The process's one writer thread (src/mta/mta-writer.ts): its own database
+ * connection and group commit, shared by the MX intake and the outbound hooks'
+ * delivery reports. Units that reach it while a commit is in flight are committed
+ * together in the next transaction, and the fsync of each commit (or a wait for
+ * the write lock) runs off Haraka's event loop, so the other SMTP sessions go on
+ * meanwhile (issue 11). Each caller is answered only after the commit that holds
+ * its unit.
  */
+function mtaWriter(): MtaWriter {
+  writer ??= startMtaWriter({ file: sqlitePath(runtimeConfig()), config: runtimeConfig() });
+  return writer;
+}
+
+/** The MX intake's commit (src/mta/inbound-intake.ts), in the writer thread. */
 export function mtaIntakeCommit(): IntakeCommit {
-  intake ??= threadedIntakeCommit();
-  return intake;
+  return mtaWriter().intake;
+}
+
+/** The outbound hooks' delivery reports (src/mta/delivery-reports.ts), in the writer thread. */
+export function mtaDeliveryReports(): DeliveryReportsRecorder {
+  return mtaWriter().deliveryReports;
 }
 
 export function mtaSigningKeys(): SigningKeys {
@@ -101,8 +112,9 @@ export function mtaStorageGuard(): StorageGuard {
  * DATA_DIR).
  */
 export async function closeMtaRuntime(): Promise<void> {
-  await closeSharedWriterThread();
-  intake = undefined;
+  const thread = writer;
+  writer = undefined;
+  if (thread) await thread.close();
   signingKeys = undefined;
   const open = db;
   db = undefined;

@@ -3,7 +3,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
 import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
 import { MTA_OUTCOME_QUEUE } from '../../src/modules/emails/mta-outcome';
-import { outcomeDedupeKey, outcomeRecorder } from '../../src/mta/outcome-jobs';
+import { WriteBatcher } from '../../src/db/write-batcher';
+import { outcomeDedupeKey, recordDeliveryReports } from '../../src/mta/delivery-reports';
 import type { Account, CapturedLog, DeliveryDb } from './emails-delivery-harness';
 import {
   captureLog,
@@ -30,7 +31,7 @@ function delivered(emailId: string, recipient: string): MtaOutcomePayload {
   };
 }
 
-describe("the MTA's outcome writer applies reports in the commit that records them (real SQLite)", () => {
+describe("the MTA's writer thread applies delivery reports in the commit that records them (real SQLite)", () => {
   let t: DeliveryDb;
   let db: Db;
   let account: Account;
@@ -48,6 +49,12 @@ describe("the MTA's outcome writer applies reports in the commit that records th
     log = captureLog();
   });
 
+  /** The mta writer thread's `mta.delivery-reports` unit, run in this thread on `db`. */
+  function recorder() {
+    const deps = { writes: new WriteBatcher(db), logger: log.logger };
+    return (payloads: readonly MtaOutcomePayload[]) => recordDeliveryReports(deps, payloads);
+  }
+
   async function outcomeJobs(emailId: string): Promise<string[]> {
     const rows = await db
       .selectFrom('jobs')
@@ -59,7 +66,7 @@ describe("the MTA's outcome writer applies reports in the commit that records th
   }
 
   it('a report for a handed-off recipient is applied at once: status, timeline, webhook row, no job', async () => {
-    const record = outcomeRecorder(db, { apply: { logger: log.logger } });
+    const record = recorder();
     const id = await insertEmail(db, account, { to: ['a@example.org'], status: 'sent' });
     assert.equal(await record([delivered(id, 'a@example.org')]), 1);
     const email = await emailRow(db, id);
@@ -84,7 +91,7 @@ describe("the MTA's outcome writer applies reports in the commit that records th
   });
 
   it('a report that overtook the hand-off record, or names no known message, is left to a job', async () => {
-    const record = outcomeRecorder(db, { apply: { logger: log.logger } });
+    const record = recorder();
     const early = await insertEmail(db, account, { to: ['b@example.org'], status: 'processing' });
     const unknown = 'email_0000000000000000000000000z';
     const payloads = [delivered(early, 'b@example.org'), delivered(unknown, 'c@example.org')];

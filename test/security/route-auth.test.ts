@@ -15,7 +15,7 @@ import pino from 'pino';
 import { parseConfig } from '../../src/config';
 import type { Db } from '../../src/db/connect';
 import { migrate, openDb } from '../../src/db/connect';
-import { WriteBatcher } from '../../src/db/write-batcher';
+import { startApiWriter } from '../../src/http/api-writer';
 import { createApp } from '../../src/http/app';
 import { SessionSigner } from '../../src/modules/accounts/sessions';
 
@@ -43,7 +43,8 @@ async function serve(env: Record<string, string>): Promise<Served> {
   await migrate(db);
   const api = createApp({
     db,
-    writes: new WriteBatcher(db),
+    // The writer thread starts with the first send; these tests send none.
+    sendCommitter: startApiWriter(config, { onFatal: (err) => assert.fail(String(err)) }),
     config,
     log: pino({ level: 'silent' }),
     sessions: new SessionSigner(config.secretKey, 60),

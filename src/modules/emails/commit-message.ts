@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
 import type { Database, RecipientType } from '../../db/schema';
-import { AppError, isAppError } from '../../shared/app-error';
+import { isAppError } from '../../shared/app-error';
 import { newId } from '../../shared/ids';
 import { insertNewJob } from '../../jobs/enqueue';
 import {
@@ -15,7 +15,7 @@ import { findSuppressed } from '../suppressions/suppressions.repository';
 import type { Mailbox } from './address';
 import { canonicalAddress, parseMailbox } from './address';
 import {
-  emailQueueFailed,
+  emailQueueFailedBy,
   emailTooLarge,
   invalidRecipient,
   suppressedRecipient,
@@ -269,12 +269,7 @@ export async function commitMessage(
     });
   } catch (err) {
     if (isAppError(err)) throw err;
-    throw new AppError({
-      code: 'EMAIL_QUEUE_FAILED',
-      status: 503,
-      message: emailQueueFailed().message,
-      cause: err,
-    });
+    throw emailQueueFailedBy(err);
   }
   if (evaluate) noteAbuseEvaluationEnqueued(userId, acceptedAt);
   return done;

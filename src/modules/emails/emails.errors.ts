@@ -1,4 +1,4 @@
-import { defineError } from '../../shared/app-error';
+import { AppError, defineError } from '../../shared/app-error';
 
 export const invalidFromAddress = defineError(
   'INVALID_FROM_ADDRESS',
@@ -25,6 +25,15 @@ export const emailQueueFailed = defineError(
   503,
   'The message could not be queued; nothing was sent and no quota was used. Safe to retry.',
 );
+/** EMAIL_QUEUE_FAILED for a failure that is not a refusal (a write, a read, a writer thread that died). */
+export function emailQueueFailedBy(cause: unknown): AppError {
+  return new AppError({
+    code: 'EMAIL_QUEUE_FAILED',
+    status: 503,
+    message: emailQueueFailed().message,
+    cause,
+  });
+}
 export const idempotencyKeyReused = defineError(
   'IDEMPOTENCY_KEY_REUSED',
   409,

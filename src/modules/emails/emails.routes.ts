@@ -72,8 +72,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
     const idempotencyKey = checkIdempotencyKey(ctx.get('idempotency-key') || undefined);
     const result = await sendEmail({
       db: deps.db,
-      writes: deps.writes,
-      committer: deps.sendWriter,
+      committer: deps.sendCommitter,
       config: deps.config,
       log: deps.log,
       user: auth.user,

@@ -9,24 +9,19 @@ import type { Logger } from '../../shared/logger';
 import type { UserRow } from '../accounts/accounts.repository';
 import { MAILBOX_FORMS, parseMailbox } from './address';
 import type { ApiSend, Committed, SendCommitter } from './api-send';
-import { commitApiSend, errorToWire } from './api-send';
-import type { GivenRecipient, TransactionRunner } from './commit-message';
+import type { GivenRecipient } from './commit-message';
 import { screen, screenRecipients } from './commit-message';
-import { emailQueueFailed, invalidFromAddress, invalidRecipient } from './emails.errors';
+import { emailQueueFailed, emailQueueFailedBy, invalidFromAddress, invalidRecipient } from './emails.errors';
 import type { SendEmailInput } from './emails.schemas';
 import type { StoredResponse } from './idempotency';
 import { replayIdempotent } from './idempotency';
+import { resolveSendingDomain } from './sending-domain';
 import type { QuotaUsage } from './quota';
 
 export interface SendDeps {
   readonly db: Kysely<Database>;
-  /** Group commit for the send transaction (one fsync for concurrent sends). */
-  readonly writes: TransactionRunner;
-  /**
-   * Where the commit step runs when not in this thread through `writes`: the api's
-   * writer thread (src/http/send-writer.ts), which owns its own write connection.
-   */
-  readonly committer?: SendCommitter | undefined;
+  /** Where the commit step runs: the api's writer thread (src/http/api-writer.ts). */
+  readonly committer: SendCommitter;
   readonly config: AppConfig;
   readonly log: Logger;
   /** The sender's account, as authentication loaded it for this request. */
@@ -129,13 +124,36 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
   const scheduledAt = input.scheduledAt === undefined ? null : new Date(input.scheduledAt).toISOString();
   const response: StoredResponse = { status: 202, body: { id, status: 'queued', createdAt: now } };
 
+  // Issue 17 finding 6: under the free-space floor nothing is committed (the
+  // spec's retryable EMAIL_QUEUE_FAILED), so the disk keeps room for the mail
+  // already accepted. Where the volume is stays in the log, not in the answer.
+  // Twice the message: its rows, and their copy in the WAL until the checkpoint.
+  const shortage = await storageGuardFor(config).shortage({ bytes: 2 * size });
+  if (shortage !== undefined) {
+    deps.log.warn({ event: 'email_refused_disk_floor', userId, reason: shortage }, 'disk under its floor');
+    throw emailQueueFailed(
+      'The server is low on storage; nothing was queued and no quota was used. Retry later.',
+      { reason: 'insufficient_storage' },
+      { 'Retry-After': String(STORAGE_RETRY_AFTER_S) },
+    );
+  }
+
+  // A refusal of the screening is known here: raised at its place in the spec's order
+  // (after the domain's checks, one read) without a trip through the writer thread.
+  if (!screening.ok) {
+    await resolveSendingDomain(db, userId, from).catch((err: unknown) => {
+      throw isAppError(err) ? err : emailQueueFailedBy(err);
+    });
+    throw screening.refusal;
+  }
+
   const send: ApiSend = {
     id,
     now,
     user,
     apiKeyId: deps.apiKeyId,
     from,
-    screening: screening.ok ? screening : { ok: false, refusal: errorToWire(screening.refusal) },
+    recipients: screening.recipients,
     size: { bytes: size, text: 'Bodies plus attachments are' },
     fields: {
       source: 'api',
@@ -155,23 +173,9 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
     idempotency: idempotency && { ...idempotency, response },
   };
 
-  // Issue 17 finding 6: under the free-space floor nothing is committed (the
-  // spec's retryable EMAIL_QUEUE_FAILED), so the disk keeps room for the mail
-  // already accepted. Where the volume is stays in the log, not in the answer.
-  // Twice the message: its rows, and their copy in the WAL until the checkpoint.
-  const shortage = await storageGuardFor(config).shortage({ bytes: 2 * size });
-  if (shortage !== undefined) {
-    deps.log.warn({ event: 'email_refused_disk_floor', userId, reason: shortage }, 'disk under its floor');
-    throw emailQueueFailed(
-      'The server is low on storage; nothing was queued and no quota was used. Retry later.',
-      { reason: 'insufficient_storage' },
-      { 'Retry-After': String(STORAGE_RETRY_AFTER_S) },
-    );
-  }
-
   let committed: Committed;
   try {
-    committed = await (deps.committer ? deps.committer.commit(send) : commitApiSend(deps, send));
+    committed = await deps.committer.commit(send);
   } catch (err) {
     if (!isAppError(err) || err.code !== 'EMAIL_QUEUE_FAILED') throw err;
     // A concurrent request with the same Idempotency-Key committed first: answer as it did.
@@ -185,7 +189,7 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
     throw err;
   }
   const { usage, domainId } = committed;
-  const recipients = screening.ok ? screening.recipients.length : 0;
+  const recipients = screening.recipients.length;
   const queued = { emailId: id, userId, domainId, recipients, scheduledAt };
   return { ...response, usage, replayed: false, queued };
 }

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { parseConfig } from '../../../src/config';
 import type { Db } from '../../../src/db/connect';
 import { migrate, openDb } from '../../../src/db/connect';
-import { WriteBatcher } from '../../../src/db/write-batcher';
+import { startApiWriter } from '../../../src/http/api-writer';
 import { createApp } from '../../../src/http/app';
 import type { OpenApiDocument } from '../../../src/http/openapi';
 import { buildOpenApiDocument } from '../../../src/http/openapi';
@@ -80,7 +80,8 @@ describe('OpenAPI document', () => {
     await migrate(db);
     const api = createApp({
       db,
-      writes: new WriteBatcher(db),
+      // The writer thread starts with the first send; these tests send none.
+      sendCommitter: startApiWriter(config, { onFatal: (err) => assert.fail(String(err)) }),
       config,
       log: pino({ level: 'silent' }),
       sessions: new SessionSigner(config.secretKey, 60),

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import pino from 'pino';
 import { parseConfig } from '../../../src/config';
 import { migrate, openDb } from '../../../src/db/connect';
-import { WriteBatcher } from '../../../src/db/write-batcher';
+import { startApiWriter } from '../../../src/http/api-writer';
 import { createApp } from '../../../src/http/app';
 import { SessionSigner } from '../../../src/modules/accounts/sessions';
 import { freePort } from '../../helpers/free-port';
@@ -25,7 +25,8 @@ async function serveApp(closeDbFirst: boolean): Promise<{ url: string; stop: () 
   if (closeDbFirst) await db.destroy();
   const api = createApp({
     db,
-    writes: new WriteBatcher(db),
+    // The writer thread starts with the first send; these tests send none.
+    sendCommitter: startApiWriter(config, { onFatal: (err) => assert.fail(String(err)) }),
     config,
     log: pino({ level: 'silent' }),
     sessions: new SessionSigner(config.secretKey, 60),

@@ -11,7 +11,7 @@ import pino from 'pino';
 import { parseConfig } from '../../../src/config';
 import type { Db } from '../../../src/db/connect';
 import { migrate, openDb } from '../../../src/db/connect';
-import { WriteBatcher } from '../../../src/db/write-batcher';
+import { startApiWriter } from '../../../src/http/api-writer';
 import { createApp } from '../../../src/http/app';
 import { SessionSigner } from '../../../src/modules/accounts/sessions';
 import { ApiClient } from '../../helpers/http-client';
@@ -32,7 +32,8 @@ describe('paths that do not exist', () => {
     await migrate(db);
     const app = createApp({
       db,
-      writes: new WriteBatcher(db),
+      // The writer thread starts with the first send; these tests send none.
+      sendCommitter: startApiWriter(config, { onFatal: (err) => assert.fail(String(err)) }),
       config,
       log: pino({ level: 'silent' }),
       sessions: new SessionSigner(config.secretKey, 60),

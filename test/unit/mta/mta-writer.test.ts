@@ -4,14 +4,11 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { MtaOutcomePayload } from '../../../src/modules/emails/mta-outcome';
-import { outcomeDedupeKey } from '../../../src/mta/outcome-jobs';
+import { parseConfig } from '../../../src/config';
+import { outcomeDedupeKey } from '../../../src/mta/delivery-reports';
 import type { IntakeJob, RoutedRecipient } from '../../../src/mta/inbound-intake';
 import { acceptInbound } from '../../../src/mta/inbound-intake';
-import {
-  startWriterThread,
-  threadedIntakeCommit,
-  threadedOutcomeRecorder,
-} from '../../../src/mta/outcome-writer';
+import { startMtaWriter } from '../../../src/mta/mta-writer';
 import type { TestDb } from '../jobs/job-test-db';
 import { createTestDb } from '../jobs/job-test-db';
 
@@ -27,15 +24,23 @@ const base: MtaOutcomePayload = {
   at: '2025-01-01T00:00:00.000Z',
 };
 
-describe('threadedOutcomeRecorder (writer thread, real database)', () => {
+describe('the mta writer thread (units mta.delivery-reports and mta.intake, real database)', () => {
   let t: TestDb;
   before(async () => {
     t = await createTestDb();
   });
   after(() => t.close());
 
+  /** The thread on `file` (default: the test database), as mta-runtime starts it. */
+  const writer = (file = t.file) =>
+    startMtaWriter({
+      file,
+      config: { ...parseConfig({ DATA_DIR: path.dirname(t.file) }), secretKey: 'k'.repeat(32) },
+    });
+
   it('resolves once the jobs are committed, as seen from another connection', async () => {
-    const record = threadedOutcomeRecorder({ file: t.file });
+    const thread = writer();
+    const record = thread.deliveryReports;
     try {
       const payloads = ['a', 'b', 'c'].map((r) => ({ ...base, recipient: `${r}@dest.test` }));
       const counts = await Promise.all([record([payloads[0]!, payloads[1]!]), record([payloads[2]!])]);
@@ -49,14 +54,14 @@ describe('threadedOutcomeRecorder (writer thread, real database)', () => {
       assert.deepEqual(keys, payloads.map((p) => outcomeDedupeKey(p)).sort());
       assert.equal(await record([payloads[0]!]), 0, 'a replayed hook adds nothing');
     } finally {
-      await record.close();
+      await thread.close();
     }
   });
 
   it('a write that fails rejects its caller, and a thread that cannot start fails every caller', async () => {
-    const broken = threadedOutcomeRecorder({ file: path.join(t.file, 'not-a-dir', 'mail.db') });
+    const broken = writer(path.join(t.file, 'not-a-dir', 'mail.db'));
     try {
-      await assert.rejects(broken([base]));
+      await assert.rejects(broken.deliveryReports([base]));
     } finally {
       await broken.close();
     }
@@ -89,9 +94,9 @@ describe('threadedOutcomeRecorder (writer thread, real database)', () => {
   });
 
   it('commits intake jobs and outcomes on one thread, each caller answered after its commit', async () => {
-    const thread = startWriterThread({ file: t.file });
-    const commit = threadedIntakeCommit({ thread });
-    const record = threadedOutcomeRecorder({ thread });
+    const thread = writer();
+    const commit = thread.intake;
+    const record = thread.deliveryReports;
     try {
       const results = await Promise.all([
         commit([intakeJob('/d/1.eml')]),
@@ -121,7 +126,7 @@ describe('threadedOutcomeRecorder (writer thread, real database)', () => {
 
   it('acceptInbound through a thread that cannot write: rejects and leaves no raw file', async () => {
     const dataDir = await fs.mkdtemp(path.join(path.dirname(t.file), 'data-'));
-    const commit = threadedIntakeCommit({ file: path.join(t.file, 'not-a-dir', 'mail.db') });
+    const broken = writer(path.join(t.file, 'not-a-dir', 'mail.db'));
     const recipients: RoutedRecipient[] = [
       {
         address: 'x@in.example.test',
@@ -131,7 +136,7 @@ describe('threadedOutcomeRecorder (writer thread, real database)', () => {
     try {
       await assert.rejects(
         acceptInbound({
-          commit,
+          commit: broken.intake,
           dataDir,
           message: () => Readable.from([Buffer.from('Subject: x\r\n\r\nbody\r\n')]),
           envelope,
@@ -142,7 +147,7 @@ describe('threadedOutcomeRecorder (writer thread, real database)', () => {
       assert.equal(days.length, 1, 'the raw file was written before the commit was tried');
       for (const day of days) assert.deepEqual(await fs.readdir(path.join(dataDir, 'inbound', day)), []);
     } finally {
-      await commit.close();
+      await broken.close();
     }
   });
 });

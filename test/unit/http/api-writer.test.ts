@@ -5,27 +5,40 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { migrate, openDb } from '../../../src/db/connect';
 import type { Db } from '../../../src/db/connect';
-import { SendWriter } from '../../../src/http/send-writer';
+import pino from 'pino';
+import type { AppConfig } from '../../../src/config';
+import { parseConfig } from '../../../src/config';
+import type { ApiWriter } from '../../../src/http/api-writer';
+import { startApiWriter } from '../../../src/http/api-writer';
 import type { ApiSend } from '../../../src/modules/emails/api-send';
-import { errorToWire } from '../../../src/modules/emails/api-send';
 import { parseMailbox } from '../../../src/modules/emails/address';
-import { invalidRecipient } from '../../../src/modules/emails/emails.errors';
+import { sendEmail } from '../../../src/modules/emails/send-email';
 import { isAppError } from '../../../src/shared/app-error';
 import { newId } from '../../../src/shared/ids';
 import { seedAccount } from '../stats/email-fixtures';
 import type { UserRow } from '../../../src/modules/accounts/accounts.repository';
 
-const config = {
-  emailMaxSizeBytes: 10_000,
-  rateLimitEmailsPerHour: 1000,
-  rateLimitEmailsPerDay: 10_000,
-  newAccountEmailsPerHour: 1000,
-};
 const at = '2026-01-01T00:00:00.000Z';
 
-async function fixture(): Promise<{ db: Db; file: string; user: UserRow; domain: string }> {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-sw-')), 'mail.db');
-  const db = openDb({ file });
+interface Fixture {
+  readonly db: Db;
+  readonly config: AppConfig;
+  readonly user: UserRow;
+  readonly domain: string;
+}
+
+async function fixture(): Promise<Fixture> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-sw-'));
+  const config: AppConfig = {
+    ...parseConfig({
+      DATA_DIR: dir,
+      EMAIL_MAX_SIZE_BYTES: '10000',
+      RATE_LIMIT_EMAILS_PER_HOUR: '1000',
+      NEW_ACCOUNT_EMAILS_PER_HOUR: '1000',
+    }),
+    secretKey: 'k'.repeat(32),
+  };
+  const db = openDb({ file: path.join(dir, 'mail.db') });
   await migrate(db);
   const account = await seedAccount(db, at);
   await db.updateTable('users').set({ emails_per_hour: 3 }).where('id', '=', account.userId).execute();
@@ -51,10 +64,10 @@ async function fixture(): Promise<{ db: Db; file: string; user: UserRow; domain:
       created_at: at,
     })
     .execute();
-  return { db, file, user, domain };
+  return { db, config, user, domain };
 }
 
-function send(user: UserRow, domain: string, to: string, screening?: ApiSend['screening']): ApiSend {
+function send(user: UserRow, domain: string, to: string): ApiSend {
   const from = parseMailbox(`Shop <orders@${domain}>`);
   assert.ok(from);
   return {
@@ -63,7 +76,7 @@ function send(user: UserRow, domain: string, to: string, screening?: ApiSend['sc
     user,
     apiKeyId: null,
     from,
-    screening: screening ?? { ok: true, recipients: [{ address: to, name: null, type: 'to' }] },
+    recipients: [{ address: to, name: null, type: 'to' }],
     size: { bytes: 100, text: 'Bodies plus attachments are' },
     fields: {
       source: 'api',
@@ -94,10 +107,10 @@ async function refusal(p: Promise<unknown>) {
   return err;
 }
 
-describe('SendWriter (the api writer thread)', () => {
+describe('the api writer thread (unit email.commit)', () => {
   it('commits sends in its thread; each is readable once its promise resolved', async () => {
-    const { db, file, user, domain } = await fixture();
-    const writer = new SendWriter({ file, config }, { onFatal: (err) => assert.fail(String(err)) });
+    const { db, config, user, domain } = await fixture();
+    const writer = startApiWriter(config, { onFatal: (err) => assert.fail(String(err)) });
     try {
       const sends = [send(user, domain, 'a@dest.example'), send(user, domain, 'b@dest.example')];
       const done = await Promise.all(sends.map((s) => writer.commit(s)));
@@ -125,24 +138,12 @@ describe('SendWriter (the api writer thread)', () => {
   });
 
   it('returns refusals as the same AppErrors and writes nothing for them', async () => {
-    const { db, file, user, domain } = await fixture();
-    const writer = new SendWriter({ file, config }, { onFatal: (err) => assert.fail(String(err)) });
+    const { db, config, user, domain } = await fixture();
+    const writer = startApiWriter(config, { onFatal: (err) => assert.fail(String(err)) });
     try {
       const suppressed = await refusal(writer.commit(send(user, domain, 'gone@dest.example')));
       assert.equal(suppressed.code, 'SUPPRESSED_RECIPIENT');
       assert.deepEqual(suppressed.details, { recipients: ['gone@dest.example'] });
-
-      const screened = await refusal(
-        writer.commit(
-          send(user, domain, 'x', {
-            ok: false,
-            refusal: errorToWire(invalidRecipient('to[0] is not valid', { field: 'to[0]' })),
-          }),
-        ),
-      );
-      assert.equal(screened.code, 'INVALID_RECIPIENT');
-      assert.equal(screened.status, 422);
-      assert.deepEqual(screened.details, { field: 'to[0]' });
 
       for (const to of ['a@dest.example', 'b@dest.example', 'c@dest.example'])
         await writer.commit(send(user, domain, to));
@@ -163,11 +164,8 @@ describe('SendWriter (the api writer thread)', () => {
   });
 
   it('ends its thread when idle and starts a new one for the next send', async () => {
-    const { db, file, user, domain } = await fixture();
-    const writer = new SendWriter(
-      { file, config },
-      { idleMs: 100, onFatal: (err) => assert.fail(String(err)) },
-    );
+    const { db, config, user, domain } = await fixture();
+    const writer = startApiWriter(config, { idleMs: 100, onFatal: (err) => assert.fail(String(err)) });
     try {
       assert.equal(writer.running, false);
       await writer.commit(send(user, domain, 'a@dest.example'));
@@ -179,6 +177,42 @@ describe('SendWriter (the api writer thread)', () => {
     } finally {
       await writer.close();
       await db.destroy();
+    }
+  });
+});
+
+describe('a refusal the main thread already knows (issue 18 item 3)', () => {
+  const sendTo = (f: Fixture, writer: ApiWriter, to: string, from: string) =>
+    sendEmail({
+      db: f.db,
+      committer: writer,
+      config: f.config,
+      log: pino({ level: 'silent' }),
+      user: f.user,
+      apiKeyId: null,
+      input: { from, to, subject: 'hello', text: 'hi' },
+      idempotency: undefined,
+    });
+
+  it("is raised in the spec's order without starting the writer thread", async () => {
+    const f = await fixture();
+    const writer = startApiWriter(f.config, { onFatal: (err) => assert.fail(String(err)) });
+    try {
+      const screened = await refusal(sendTo(f, writer, 'not an address', `orders@${f.domain}`));
+      assert.equal(screened.code, 'INVALID_RECIPIENT');
+      assert.deepEqual(screened.details, { field: 'to[0]', value: 'not an address' });
+      // The domain's checks come first (spec order), read on the main thread too.
+      const unknown = await refusal(sendTo(f, writer, 'not an address', 'orders@elsewhere.example'));
+      assert.equal(unknown.code, 'DOMAIN_NOT_FOUND');
+      assert.equal(writer.running, false, 'the writer thread was never asked');
+      const { n } = await f.db
+        .selectFrom('emails')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      assert.equal(n, 0);
+    } finally {
+      await writer.close();
+      await f.db.destroy();
     }
   });
 });

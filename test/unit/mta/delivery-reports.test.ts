@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { MtaOutcomePayload } from '../../../src/modules/emails/mta-outcome';
 import { parseMtaOutcome } from '../../../src/modules/emails/mta-outcome';
-import { outcomeDedupeKey, outcomeRecorder, recordOutcomes } from '../../../src/mta/outcome-jobs';
+import pino from 'pino';
+import { WriteBatcher } from '../../../src/db/write-batcher';
+import type { Db } from '../../../src/db/connect';
+import { outcomeDedupeKey, recordDeliveryReports } from '../../../src/mta/delivery-reports';
 import type { TestDb } from '../jobs/job-test-db';
 import { createTestDb } from '../jobs/job-test-db';
 
@@ -32,7 +35,15 @@ describe('outcomeDedupeKey', () => {
   });
 });
 
-describe('recordOutcomes (real database)', () => {
+/** The `mta.delivery-reports` unit on `db` with a group commit of its own. */
+const recorder = (db: Db) => {
+  const deps = { writes: new WriteBatcher(db), logger: pino({ level: 'silent' }) };
+  return (payloads: readonly MtaOutcomePayload[]) => recordDeliveryReports(deps, payloads);
+};
+
+// A report naming no known message is left to an `mta-outcome` job (the applied case:
+// test/integration/emails-delivery-outcome-mta.test.ts).
+describe('recordDeliveryReports, reports left to jobs (real database)', () => {
   let t: TestDb;
   before(async () => {
     t = await createTestDb();
@@ -44,7 +55,7 @@ describe('recordOutcomes (real database)', () => {
 
   it('writes one mta-outcome job per payload, parseable by the worker’s parser', async () => {
     const deferred = { ...base, recipient: 'b@dest.test', outcome: 'deferred' as const, smtpCode: 451 };
-    assert.equal(await recordOutcomes(t.db, [base, deferred]), 2);
+    assert.equal(await recorder(t.db)([base, deferred]), 2);
     const rows = await jobs();
     assert.deepEqual(
       rows.map((r) => [r.queue, r.state, r.dedupe_key]),
@@ -58,21 +69,21 @@ describe('recordOutcomes (real database)', () => {
 
   it('a replayed hook adds nothing', async () => {
     const before = (await jobs()).length;
-    assert.equal(await recordOutcomes(t.db, [{ ...base, at: '2025-01-01T00:00:09.000Z' }]), 0);
+    assert.equal(await recorder(t.db)([{ ...base, at: '2025-01-01T00:00:09.000Z' }]), 0);
     assert.equal((await jobs()).length, before);
   });
 
   it('a later deferral of the same recipient is a new job', async () => {
     const again = { ...base, recipient: 'b@dest.test', outcome: 'deferred' as const, attempt: 2 };
-    assert.equal(await recordOutcomes(t.db, [again]), 1);
+    assert.equal(await recorder(t.db)([again]), 1);
   });
 
   it('nothing to record is no transaction at all', async () => {
-    assert.equal(await recordOutcomes(t.db, []), 0);
+    assert.equal(await recorder(t.db)([]), 0);
   });
 });
 
-describe('outcomeRecorder (group commit, real database)', () => {
+describe('recordDeliveryReports (group commit, real database)', () => {
   let t: TestDb;
   before(async () => {
     t = await createTestDb();
@@ -80,7 +91,7 @@ describe('outcomeRecorder (group commit, real database)', () => {
   after(() => t.close());
 
   it('hooks recording at once each get their own count, and every job is committed', async () => {
-    const record = outcomeRecorder(t.db);
+    const record = recorder(t.db);
     const payloads = ['a', 'b', 'c', 'd'].map((r) => ({ ...base, recipient: `${r}@dest.test` }));
     const counts = await Promise.all([
       record([payloads[0]!, payloads[1]!]),

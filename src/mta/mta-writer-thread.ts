@@ -1,0 +1,30 @@
+import { serveWriterUnits } from '../db/writer-thread';
+import type { MtaOutcomePayload } from '../modules/emails/mta-outcome';
+import { recordDeliveryReports } from './delivery-reports';
+import type { IntakeJob } from './inbound-intake';
+import { enqueueIntakeJobs } from './inbound-intake';
+
+/**
+ * The Haraka process's writer thread (src/db/writer-thread.ts), started by
+ * mta-writer.ts: the delivery reports of the outbound hooks and the MX intake's
+ * jobs are committed here, off Haraka's event loop, where a commit's fsync or a
+ * wait for the write lock held by the api or the worker would stall every SMTP
+ * session and delivery meanwhile. Both units share one group commit.
+ */
+// A type, not an interface: a type literal is assignable to UnitMap's index signature.
+export type MtaWriterUnits = {
+  /** One hook's reports, applied or left to jobs; answers how many are new. */
+  readonly 'mta.delivery-reports': {
+    readonly request: readonly MtaOutcomePayload[];
+    readonly result: number;
+  };
+  /** One accepted inbound message's jobs; answers how many were created. */
+  readonly 'mta.intake': { readonly request: readonly IntakeJob[]; readonly result: number };
+};
+
+serveWriterUnits<MtaWriterUnits>({
+  // Reports applied here are logged like the worker's (`email_delivered` …), as the mta.
+  'mta.delivery-reports': (ctx, payloads) =>
+    recordDeliveryReports({ writes: ctx.writes, logger: ctx.logger.child({ module: 'emails' }) }, payloads),
+  'mta.intake': (ctx, jobs) => ctx.writes.run((trx) => enqueueIntakeJobs(trx, jobs)),
+});

@@ -1,0 +1,36 @@
+import path from 'node:path';
+import type { WriterThreadData } from '../db/writer-thread';
+import { WriterThread } from '../db/writer-thread';
+import type { DeliveryReportsRecorder } from './delivery-reports';
+import type { IntakeCommit } from './inbound-intake';
+import type { MtaWriterUnits } from './mta-writer-thread';
+
+/** The Haraka process's writer thread, by what the plugins ask of it. */
+export interface MtaWriter {
+  /** `mta.delivery-reports`: resolves once the commit holding the reports returned. */
+  readonly deliveryReports: DeliveryReportsRecorder;
+  /** `mta.intake`: one message's jobs in one savepoint of the thread's group commit. */
+  readonly intake: IntakeCommit;
+  /** Lets the thread answer what it was asked, close its connection and end; calls after this fail. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts (on its first call) the mta's writer thread (mta-writer-thread.ts). A
+ * thread that dies fails what it had pending (the callers act as for any failed
+ * write) and the next call starts a new one. Never what keeps Haraka alive: a
+ * graceful stop waits for its sessions, not for this thread.
+ */
+export function startMtaWriter(data: Omit<WriterThreadData, 'process'>): MtaWriter {
+  const thread = new WriterThread<MtaWriterUnits>({
+    script: path.join(__dirname, 'mta-writer-thread.js'),
+    data: { ...data, process: 'mta' },
+    ref: false,
+  });
+  return {
+    deliveryReports: (payloads) =>
+      payloads.length === 0 ? Promise.resolve(0) : thread.call('mta.delivery-reports', payloads),
+    intake: (jobs) => thread.call('mta.intake', jobs),
+    close: () => thread.close(),
+  };
+}
