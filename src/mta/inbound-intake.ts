@@ -90,7 +90,7 @@ export type IntakeJob =
 /**
  * Commits one message's jobs, all or none, and resolves once they are committed
  * (with the number created). In the MTA: the writer thread's group commit
- * (`threadedIntakeCommit`, src/mta/outcome-writer.ts), so the units of concurrent
+ * (unit `mta.intake`, src/mta/mta-writer.ts), so the units of concurrent
  * SMTP sessions share one commit (one fsync), off Haraka's event loop.
  */
 export type IntakeCommit = (jobs: readonly IntakeJob[]) => Promise<number>;

@@ -5,14 +5,12 @@ import { parentPort, Worker } from 'node:worker_threads';
  * Calls into a worker thread that owns something synchronous (a SQLite write
  * connection): each call is a request posted with a sequence number, answered by
  * one reply with the same number. A thread that dies fails every call still
- * waiting on it, and the next call starts a new thread. Used by the api's send
- * writer (src/http/send-writer.ts) and the mta's writer thread
- * (src/mta/outcome-writer.ts); the thread side is `serveThreadCalls`.
+ * waiting on it, and the next call starts a new thread. Used by the writer
+ * threads (src/db/writer-thread.ts); the thread side is `serveThreadCalls`.
  *
  * What crosses is the caller's choice: errors come back as whatever `toReply`
- * made of them in the thread and `fromReply` turns into the rejection (the api
- * keeps AppErrors whole with errorToWire/errorFromWire; a plain message string
- * and `new Error(message)` serve too).
+ * made of them in the thread and `fromReply` turns into the rejection (the
+ * writer threads keep AppErrors whole with src/shared/wire-error.ts).
  */
 
 /** Main thread → worker thread. */

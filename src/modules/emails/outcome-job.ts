@@ -70,8 +70,8 @@ export async function applyMtaOutcome(
 
 /**
  * applyMtaOutcome inside the caller's transaction: the worker's job handler, and the
- * MTA's outcome writer, which applies a report in the commit that records it
- * (src/mta/outcome-jobs.ts) and leaves only early or unmatched ones to a job.
+ * MTA's writer thread (mta.delivery-reports), which applies a report in the commit that records it
+ * (src/mta/delivery-reports.ts) and leaves only early or unmatched ones to a job.
  */
 export async function applyMtaOutcomeIn(
   trx: Kysely<Database>,
