@@ -130,13 +130,16 @@ export class RouteGroup {
     handler: Handler<z.output<Q>>,
   ): void {
     const { method, path, auth, authInHandler, before, tag, ...doc } = spec;
+    if (authInHandler && auth !== 'either')
+      throw new Error(`${spec.operationId}: authInHandler needs auth 'either'`);
     if (doc.anyQuery && doc.query) throw new Error(`${spec.operationId}: anyQuery and query both set`);
+    // A plain z.object would let unknown parameters through, silently breaking the one rule.
+    if (doc.query && doc.query.def.catchall?._zod.def.type !== 'never')
+      throw new Error(`${spec.operationId}: query must be a z.strictObject`);
     const schema = doc.query ?? NO_QUERY;
     // After auth and the id check: an anonymous caller learns nothing from a 422.
     const withQuery = (ctx: RouterContext<AppState>) =>
       handler(ctx, doc.anyQuery ? ({} as z.output<Q>) : (validateQuery(schema, ctx.query) as z.output<Q>));
-    if (authInHandler && auth !== 'either')
-      throw new Error(`${spec.operationId}: authInHandler needs auth 'either'`);
     const chain: RouterMiddleware<AppState>[] = [];
     if (before) chain.push(before);
     chain.push(...this.guard(auth, authInHandler === true));
