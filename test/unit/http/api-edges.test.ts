@@ -151,6 +151,17 @@ describe('API edges', () => {
     assert.equal(list.body.data.length, 2, 'the refused request changed nothing');
   });
 
+  it('a parameter given twice is refused, not one of its values picked', async () => {
+    const res = await api.get<ErrorBody>('/v1/suppressions?limit=1&limit=2', { token });
+    assert.deepEqual(assertValidationError(res), ['query.limit']);
+  });
+
+  it('the public logo, linked from sent mail, ignores its query (a footer’s cache-buster)', async () => {
+    const res = await api.get<ErrorBody>(`/public/branding/${newId('usr')}/logo?v=2`);
+    assert.equal(res.status, 404);
+    assert.equal(res.body.error.code, 'LOGO_NOT_FOUND');
+  });
+
   it('authentication still comes before the query check', async () => {
     const res = await api.get<ErrorBody>('/v1/domains?nope=1');
     assert.equal(res.status, 401);
