@@ -13,7 +13,7 @@ import pino from 'pino';
 import { parseConfig } from '../../../src/config';
 import type { Db } from '../../../src/db/connect';
 import { migrate, openDb } from '../../../src/db/connect';
-import { WriteBatcher } from '../../../src/db/write-batcher';
+import { startApiWriter } from '../../../src/http/api-writer';
 import { createApp } from '../../../src/http/app';
 import { SessionSigner } from '../../../src/modules/accounts/sessions';
 import { insertInbound } from '../../../src/modules/inbound/inbound.repository';
@@ -58,14 +58,18 @@ describe('API edges', () => {
     };
     db = openDb({ file: path.join(dir, 'mail.db') });
     await migrate(db);
+    const writer = startApiWriter(config, { onFatal: (err) => assert.fail(String(err)) });
     const app = createApp({
       db,
-      writes: new WriteBatcher(db),
+      sendCommitter: writer,
       config,
       log: pino({ level: 'silent' }),
       sessions: new SessionSigner(config.secretKey, 60),
     });
-    close = () => app.close();
+    close = () => {
+      app.close();
+      void writer.close();
+    };
     server = http.createServer(app.app.callback());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     api = new ApiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
