@@ -22,8 +22,8 @@ import { runCtl } from '../helpers/ctl';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { addVerifiedDomain } from '../helpers/verified-domain';
-import type { FixtureAccount } from '../unit/stats/email-fixtures';
-import { insertEmail } from '../unit/stats/email-fixtures';
+import type { FixtureAccount } from '../helpers/email-fixtures';
+import { insertEmail } from '../helpers/email-fixtures';
 
 interface AuditLine {
   actorType: string;

@@ -4,7 +4,7 @@ import type { Db } from '../../src/db/connect';
 import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
 import { MTA_OUTCOME_QUEUE } from '../../src/modules/emails/mta-outcome';
 import { outcomeDedupeKey, outcomeRecorder } from '../../src/mta/outcome-jobs';
-import type { Account, CapturedLog, DeliveryDb } from './emails-delivery-harness';
+import type { Account, CapturedLog, DeliveryDb } from '../helpers/delivery-fixtures';
 import {
   captureLog,
   createDeliveryDb,
@@ -14,7 +14,7 @@ import {
   insertEmail,
   outboxRows,
   recipientRows,
-} from './emails-delivery-harness';
+} from '../helpers/delivery-fixtures';
 
 function delivered(emailId: string, recipient: string): MtaOutcomePayload {
   return {

@@ -5,7 +5,7 @@ import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
 import { createMtaOutcomeHandler, EARLY_REPORT_RETRIES } from '../../src/modules/emails/outcome-job';
 import type { JobHandler } from '../../src/worker/job-handler';
 import { isPermanentJobError } from '../../src/worker/job-handler';
-import type { Account, CapturedLog, DeliveryDb } from './emails-delivery-harness';
+import type { Account, CapturedLog, DeliveryDb } from '../helpers/delivery-fixtures';
 import {
   captureLog,
   createDeliveryDb,
@@ -17,7 +17,7 @@ import {
   jobContext,
   outboxRows,
   recipientRows,
-} from './emails-delivery-harness';
+} from '../helpers/delivery-fixtures';
 
 type Report = Pick<MtaOutcomePayload, 'recipient' | 'outcome'> & Partial<MtaOutcomePayload>;
 

@@ -18,7 +18,7 @@ import type { JobHandler } from '../../src/worker/job-handler';
 import { isPermanentJobError } from '../../src/worker/job-handler';
 import { enqueue } from '../../src/jobs/enqueue';
 import { freePort } from '../helpers/free-port';
-import type { CapturedLog, DeliveryDb, FakeInjectListener } from './emails-delivery-harness';
+import type { CapturedLog, DeliveryDb, FakeInjectListener } from '../helpers/delivery-fixtures';
 import {
   SECRET_KEY,
   captureLog,
@@ -32,7 +32,7 @@ import {
   outboxRows,
   recipientRows,
   startFakeInjectListener,
-} from './emails-delivery-harness';
+} from '../helpers/delivery-fixtures';
 
 const config = (injectPort: number, secretKey = SECRET_KEY) => ({
   injectPort,

@@ -28,8 +28,8 @@ import { startDnsServer } from '../helpers/dns-server';
 import { freePorts } from '../helpers/free-port';
 import type { SmtpSink } from '../helpers/smtp-sink';
 import { startSmtpSink } from '../helpers/smtp-sink';
-import type { MtaProcess } from './mta-harness';
-import { SmtpClient, findEvent, startMta } from './mta-harness';
+import type { MtaProcess } from '../helpers/mta-process';
+import { SmtpClient, findEvent, startMta } from '../helpers/mta-process';
 
 const SECRET_KEY = 'mta-outbound-test-secret-0123456789abcdef';
 const HOSTNAME = 'mx.mailroom-test.net';

@@ -11,8 +11,8 @@ import { migrate, openDb } from '../../src/db/connect';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { freePorts } from '../helpers/free-port';
-import type { MtaProcess } from './mta-harness';
-import { SmtpClient, findEvent, startMta } from './mta-harness';
+import type { MtaProcess } from '../helpers/mta-process';
+import { SmtpClient, findEvent, startMta } from '../helpers/mta-process';
 
 const HOSTNAME = 'mx.test.example';
 const MAX_BYTES = 123_456;

@@ -7,10 +7,10 @@ import type { Db } from '../../src/db/connect';
 import { openDb } from '../../src/db/connect';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
-import type { Receiver } from './webhooks-harness';
-import { emit, READY_MARKER, startReceiver, verifySignature, waitUntil } from './webhooks-harness';
+import type { Receiver } from '../helpers/webhook-worker';
+import { emit, READY_MARKER, startReceiver, verifySignature, waitUntil } from '../helpers/webhook-worker';
 
-const HARNESS = path.join(__dirname, 'webhooks-harness.js');
+const WORKER_SCRIPT = path.join(__dirname, '..', 'helpers', 'webhook-worker.js');
 const EVENTS = 300;
 const KILLS = 4;
 
@@ -24,7 +24,7 @@ describe('webhook delivery across worker crashes', () => {
   let worker: ChildProcess | undefined;
 
   const spawnWorker = async (): Promise<ChildProcess> => {
-    const child = spawn(process.execPath, [HARNESS], {
+    const child = spawn(process.execPath, [WORKER_SCRIPT], {
       env: {
         ...app.env,
         WEBHOOK_ALLOW_PRIVATE: 'true',

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
-import type { Receiver, WebhookWorker } from './webhooks-harness';
-import { emit, startReceiver, startWebhookWorker, verifySignature, waitUntil } from './webhooks-harness';
+import type { Receiver, WebhookWorker } from '../helpers/webhook-worker';
+import { emit, startReceiver, startWebhookWorker, verifySignature, waitUntil } from '../helpers/webhook-worker';
 
 interface Attempt {
   deliveryId: string;

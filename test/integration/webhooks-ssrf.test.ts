@@ -4,8 +4,8 @@ import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
-import type { Receiver, WebhookWorker } from './webhooks-harness';
-import { emit, startReceiver, startWebhookWorker, verifySignature, waitUntil } from './webhooks-harness';
+import type { Receiver, WebhookWorker } from '../helpers/webhook-worker';
+import { emit, startReceiver, startWebhookWorker, verifySignature, waitUntil } from '../helpers/webhook-worker';
 
 interface Attempt {
   succeeded: boolean;

@@ -5,12 +5,12 @@ import type { EmailStatus } from '../../../src/db/schema';
 import type { ReportOutcome } from '../../../src/modules/bounces/bounce-job';
 import { processReport } from '../../../src/modules/bounces/bounce-job';
 import type { BounceJobPayload } from '../../../src/modules/bounces/intake-payload';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
-import type { FixtureAccount } from '../stats/email-fixtures';
-import { insertEmail, seedAccount } from '../stats/email-fixtures';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
+import type { FixtureAccount } from '../../helpers/email-fixtures';
+import { insertEmail, seedAccount } from '../../helpers/email-fixtures';
 import { verpAddress, verpKey } from '../../../src/modules/emails/verp-address';
-import { buildArf, buildDsn } from './intake-reports';
+import { buildArf, buildDsn } from '../../helpers/intake-reports';
 
 const AT = '2024-01-01T00:00:00.000Z';
 const KEY = verpKey('intake-process-test-secret-0123456789abc');

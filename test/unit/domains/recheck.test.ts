@@ -22,7 +22,7 @@ import { createLogger } from '../../../src/shared/logger';
 import { createSealer } from '../../../src/shared/seal';
 import type { FakeDns } from '../../helpers/dns-server';
 import { startDnsServer } from '../../helpers/dns-server';
-import { publish, recordOf } from './dns-fixtures';
+import { publish, recordOf } from '../../helpers/dns-fixtures';
 
 const hosts: DomainHosts = {
   mailHostname: 'mail.mailroom.net',

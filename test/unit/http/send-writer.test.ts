@@ -12,7 +12,7 @@ import { parseMailbox } from '../../../src/modules/emails/address';
 import { invalidRecipient } from '../../../src/modules/emails/emails.errors';
 import { isAppError } from '../../../src/shared/app-error';
 import { newId } from '../../../src/shared/ids';
-import { seedAccount } from '../stats/email-fixtures';
+import { seedAccount } from '../../helpers/email-fixtures';
 import type { UserRow } from '../../../src/modules/accounts/accounts.repository';
 
 const config = {

@@ -12,8 +12,8 @@ import {
 import { createLogger } from '../../../src/shared/logger';
 import { createHandlers, seedSchedules } from '../../../src/worker/handlers';
 import { loadConfig } from '../../../src/config';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 describe('retention schedule (real database)', () => {
   let t: TestDb;

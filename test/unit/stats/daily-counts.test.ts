@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { dailyCounts } from '../../../src/modules/stats/stats.repository';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
-import { insertEmail, seedAccount } from './email-fixtures';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
+import { insertEmail, seedAccount } from '../../helpers/email-fixtures';
 
 describe('email_daily_counts (kept by triggers on emails)', () => {
   let t: TestDb;

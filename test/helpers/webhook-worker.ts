@@ -239,7 +239,7 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((err: unknown) => {
-    process.stderr.write(`webhooks-harness: ${String(err)}\n`);
+    process.stderr.write(`webhook-worker: ${String(err)}\n`);
     process.exit(1);
   });
 }

@@ -1,9 +1,9 @@
 // Rows as the send pipeline and the worker leave them, written straight to a database
 // built by the real migrations: fixtures for statistics and abuse signals.
-import { minuteOf } from '../../../src/modules/emails/quota';
+import { minuteOf } from '../../src/modules/emails/quota';
 import type { Kysely } from 'kysely';
-import type { Database, EmailStatus } from '../../../src/db/schema';
-import { newId } from '../../../src/shared/ids';
+import type { Database, EmailStatus } from '../../src/db/schema';
+import { newId } from '../../src/shared/ids';
 
 export interface FixtureAccount {
   readonly userId: string;
