@@ -7,8 +7,10 @@ import type { Db } from '../../src/db/connect';
 import { openDb } from '../../src/db/connect';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
-import type { Receiver } from '../helpers/webhook-worker';
-import { emit, READY_MARKER, startReceiver, verifySignature, waitUntil } from '../helpers/webhook-worker';
+import { waitUntil } from '../helpers/wait-until';
+import type { Receiver } from '../helpers/webhook-receiver';
+import { startReceiver, verifySignature } from '../helpers/webhook-receiver';
+import { emit, READY_MARKER } from '../helpers/webhook-worker';
 
 const WORKER_SCRIPT = path.join(__dirname, '..', 'helpers', 'webhook-worker.js');
 const EVENTS = 300;

@@ -7,8 +7,11 @@ import type { Appliance } from '../helpers/appliance';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import type { SmtpSink } from '../helpers/smtp-sink';
-import type { Receiver, WebhookWorker } from '../helpers/webhook-worker';
-import { startReceiver, startWebhookWorker, verifySignature, waitUntil } from '../helpers/webhook-worker';
+import { waitUntil } from '../helpers/wait-until';
+import type { Receiver } from '../helpers/webhook-receiver';
+import { startReceiver, verifySignature } from '../helpers/webhook-receiver';
+import type { WebhookWorker } from '../helpers/webhook-worker';
+import { startWebhookWorker } from '../helpers/webhook-worker';
 
 const DOMAIN = 'shop.example.com';
 

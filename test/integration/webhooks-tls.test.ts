@@ -13,7 +13,9 @@ import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
-import { emit, READY_MARKER, verifySignature, waitUntil } from '../helpers/webhook-worker';
+import { waitUntil } from '../helpers/wait-until';
+import { verifySignature } from '../helpers/webhook-receiver';
+import { emit, READY_MARKER } from '../helpers/webhook-worker';
 import { makeSelfSignedCert } from '../helpers/tls-cert';
 
 const WORKER_SCRIPT = path.join(__dirname, '..', 'helpers', 'webhook-worker.js');
