@@ -12,12 +12,19 @@ export interface CapturedLog {
   events(name: string): Record<string, unknown>[];
 }
 
-export function captureLog(processName = 'test'): CapturedLog {
+export interface CaptureOptions {
+  /** The `process` field of every line; default `test`. */
+  readonly process?: string;
+  /** Default `debug`: everything. */
+  readonly level?: string;
+}
+
+export function captureLog(options: CaptureOptions = {}): CapturedLog {
   const lines: Record<string, unknown>[] = [];
   const text: string[] = [];
   const logger = createLogger({
-    process: processName,
-    level: 'debug',
+    process: options.process ?? 'test',
+    level: options.level ?? 'debug',
     destination: new Writable({
       write(chunk: Buffer, _enc, cb) {
         const s = chunk.toString();

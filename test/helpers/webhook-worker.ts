@@ -33,7 +33,7 @@ export async function startWebhookWorker(
   const { config } = loadConfig(env);
   const db = openDb({ file: sqlitePath(config) });
   await migrate(db);
-  const log = captureLog('test-worker');
+  const log = captureLog({ process: 'test-worker' });
   const runner = new JobRunner({
     db,
     logger: log.logger,

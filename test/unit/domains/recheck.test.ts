@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../../src/db/connect';
 import { insertUser } from '../../../src/modules/accounts/accounts.repository';
@@ -14,8 +13,8 @@ import {
 import type { DomainHosts, DomainView } from '../../../src/modules/domains/domains.usecases';
 import { createDomain, getDomain, verifyDomain } from '../../../src/modules/domains/domains.usecases';
 import { createDnsResolver } from '../../../src/shared/dns-resolver';
-import { createLogger } from '../../../src/shared/logger';
 import { createSealer } from '../../../src/shared/seal';
+import { captureLog } from '../../helpers/capture-log';
 import type { FakeDns } from '../../helpers/dns-server';
 import { startDnsServer } from '../../helpers/dns-server';
 import { publish, recordOf } from '../../helpers/dns-fixtures';
@@ -37,16 +36,7 @@ describe('periodic DNS re-check (real database, fake DNS)', () => {
   let db: Db;
   let dns: FakeDns;
   let userId: string;
-  const lines: Record<string, unknown>[] = [];
-  const log = createLogger({
-    process: 'test',
-    destination: new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        cb();
-      },
-    }),
-  });
+  const { logger: log, lines } = captureLog({ level: 'info' });
   const sealer = createSealer({ secretKey: 's'.repeat(40) });
   let clock = Date.now();
   let deps: Parameters<typeof recheckDomains>[0];
