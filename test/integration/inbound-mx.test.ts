@@ -9,7 +9,7 @@ import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { addVerifiedDomain } from '../helpers/verified-domain';
 import { compose, sendRaw, setReceiving, waitForInbound } from '../helpers/inbound-mail';
-import { SmtpClient } from '../helpers/mta-process';
+import { SmtpClient } from '../helpers/smtp-client';
 
 const MAX_BYTES = 200_000;
 

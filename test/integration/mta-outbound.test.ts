@@ -29,7 +29,8 @@ import { freePorts } from '../helpers/free-port';
 import type { SmtpSink } from '../helpers/smtp-sink';
 import { startSmtpSink } from '../helpers/smtp-sink';
 import type { MtaProcess } from '../helpers/mta-process';
-import { SmtpClient, findEvent, startMta } from '../helpers/mta-process';
+import { findEvent, startMta } from '../helpers/mta-process';
+import { SmtpClient } from '../helpers/smtp-client';
 
 const SECRET_KEY = 'mta-outbound-test-secret-0123456789abcdef';
 const HOSTNAME = 'mx.mailroom-test.net';

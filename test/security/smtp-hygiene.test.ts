@@ -7,7 +7,7 @@ import { formatReply, reject } from '../../src/mta/smtp-verdict';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import { compose, sendRaw, setReceiving, waitForInbound } from '../helpers/inbound-mail';
-import { SmtpClient } from '../helpers/mta-process';
+import { SmtpClient } from '../helpers/smtp-client';
 
 describe('verdict texts are bounded and one line', () => {
   it('clips an echoed value and keeps the reply within RFC 5321’s 512 octets', () => {
