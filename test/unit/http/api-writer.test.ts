@@ -15,7 +15,7 @@ import { parseMailbox } from '../../../src/modules/emails/address';
 import { sendEmail } from '../../../src/modules/emails/send-email';
 import { isAppError } from '../../../src/shared/app-error';
 import { newId } from '../../../src/shared/ids';
-import { seedAccount } from '../stats/email-fixtures';
+import { insertAccount } from '../../helpers/email-fixtures';
 import type { UserRow } from '../../../src/modules/accounts/accounts.repository';
 
 const at = '2026-01-01T00:00:00.000Z';
@@ -40,7 +40,7 @@ async function fixture(): Promise<Fixture> {
   };
   const db = openDb({ file: path.join(dir, 'mail.db') });
   await migrate(db);
-  const account = await seedAccount(db, at);
+  const account = await insertAccount(db, { createdAt: at });
   await db.updateTable('users').set({ emails_per_hour: 3 }).where('id', '=', account.userId).execute();
   const user = await db
     .selectFrom('users')

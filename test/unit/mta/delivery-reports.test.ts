@@ -6,8 +6,8 @@ import pino from 'pino';
 import { WriteBatcher } from '../../../src/db/write-batcher';
 import type { Db } from '../../../src/db/connect';
 import { outcomeDedupeKey, recordDeliveryReports } from '../../../src/mta/delivery-reports';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 const base: MtaOutcomePayload = {
   emailId: 'email_0000000000000000000000000a',

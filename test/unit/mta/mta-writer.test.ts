@@ -9,8 +9,8 @@ import { outcomeDedupeKey } from '../../../src/mta/delivery-reports';
 import type { IntakeJob, RoutedRecipient } from '../../../src/mta/inbound-intake';
 import { acceptInbound } from '../../../src/mta/inbound-intake';
 import { startMtaWriter } from '../../../src/mta/mta-writer';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 const base: MtaOutcomePayload = {
   emailId: 'email_0000000000000000000000000b',
