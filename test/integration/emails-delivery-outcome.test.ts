@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
-import { createMtaOutcomeHandler, EARLY_REPORT_RETRIES } from '../../src/modules/emails/outcome-job';
-import type { JobHandler } from '../../src/worker/job-handler';
-import { isPermanentJobError } from '../../src/worker/job-handler';
+import type { MtaOutcomePayload } from '../../src/modules/delivery/mta-outcome';
+import { createMtaOutcomeHandler, EARLY_REPORT_RETRIES } from '../../src/modules/delivery/outcome-job';
+import type { JobHandler } from '../../src/jobs/job-handler';
+import { isPermanentJobError } from '../../src/jobs/job-handler';
 import type { Account, CapturedLog, DeliveryDb } from './emails-delivery-harness';
 import {
   captureLog,

@@ -7,7 +7,7 @@ import { emailView } from './email-view';
 import { emailNotCancellable, emailNotFound } from './emails.errors';
 import type { EmailListQuery } from './emails.repository';
 import { eventsOf, findEmail, listEmails, markCancelled, recipientsOf } from './emails.repository';
-import { refundQuota } from './quota';
+import { refundQuota } from '../quota/quota';
 
 export async function getEmailView(deps: { db: Kysely<Database>; userId: string; emailId: string }) {
   const email = await findEmail(deps.db, deps.userId, deps.emailId);

@@ -6,8 +6,8 @@ import { findUserById, setOwnLimits } from '../accounts/accounts.repository';
 import { accountNotFound } from '../accounts/accounts.errors';
 import type { Actor } from '../audit/audit.repository';
 import { recordAudit } from '../audit/audit.repository';
-import type { QuotaConfig } from '../emails/quota';
-import { accountUsage, effectiveLimits } from '../emails/quota';
+import type { QuotaConfig } from '../quota/quota';
+import { accountUsage, effectiveLimits } from '../quota/quota';
 
 interface Deps {
   readonly db: Kysely<Database>;

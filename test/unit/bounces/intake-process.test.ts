@@ -9,7 +9,7 @@ import type { TestDb } from '../jobs/job-test-db';
 import { createTestDb } from '../jobs/job-test-db';
 import type { FixtureAccount } from '../stats/email-fixtures';
 import { insertEmail, seedAccount } from '../stats/email-fixtures';
-import { verpAddress, verpKey } from '../../../src/modules/emails/verp-address';
+import { verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
 import { buildArf, buildDsn } from './intake-reports';
 
 const AT = '2024-01-01T00:00:00.000Z';

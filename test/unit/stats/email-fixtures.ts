@@ -1,6 +1,6 @@
 // Rows as the send pipeline and the worker leave them, written straight to a database
 // built by the real migrations: fixtures for statistics and abuse signals.
-import { minuteOf } from '../../../src/modules/emails/quota';
+import { minuteOf } from '../../../src/modules/quota/quota';
 import type { Kysely } from 'kysely';
 import type { Database, EmailStatus } from '../../../src/db/schema';
 import { newId } from '../../../src/shared/ids';
@@ -119,7 +119,7 @@ export async function insertEmail(
       created_at: e.createdAt,
     })
     .execute();
-  // What the send pipeline counts quotas in (src/modules/emails/quota.ts).
+  // What the send pipeline counts quotas in (src/modules/quota/quota.ts).
   for (const [scope, scopeId] of [
     ['user', account.userId],
     ['domain', account.domainId],

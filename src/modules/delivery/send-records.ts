@@ -4,7 +4,7 @@ import { isoNow } from '../../shared/clock';
 import { aggregate } from './delivery-status';
 import type { EmailRow } from './delivery.repository';
 import * as repo from './delivery.repository';
-import { recordEmailEvent, recordOutbox } from './email-events.repository';
+import { recordEmailEvent, recordOutbox } from '../emails/email-events.repository';
 import type { HandOffAccepted, RejectedRecipient } from './inject-client';
 
 /**

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { idempotencyKeyReused } from './emails.errors';
+import { idempotencyKeyReused } from '../emails/emails.errors';
 import { validationError } from '../../shared/app-error';
 
 const WINDOW_MS = 24 * 3600_000;

@@ -2,7 +2,7 @@ import { AppError, isAppError } from '../../shared/app-error';
 import type { DomainRow } from '../domains/domains.repository';
 import type { CommitDeps, MessageToCommit, ScreenedRecipient } from './commit-message';
 import { commitMessage } from './commit-message';
-import type { QuotaUsage } from './quota';
+import type { QuotaUsage } from '../quota/quota';
 
 /**
  * An API send's commit step as plain data, so that it can cross to the api's

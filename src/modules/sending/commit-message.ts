@@ -11,19 +11,19 @@ import {
 import type { UserRow } from '../accounts/accounts.repository';
 import type { DomainRow } from '../domains/domains.repository';
 import { findSuppressed } from '../suppressions/suppressions.repository';
-import type { Mailbox } from './address';
-import { canonicalAddress, parseMailbox } from './address';
+import type { Mailbox } from '../emails/address';
+import { canonicalAddress, parseMailbox } from '../emails/address';
 import {
   emailQueueFailed,
   emailTooLarge,
   invalidRecipient,
   suppressedRecipient,
   tooManyRecipients,
-} from './emails.errors';
+} from '../emails/emails.errors';
 import type { StoredResponse } from './idempotency';
 import { storeIdempotent } from './idempotency';
-import type { QuotaUsage } from './quota';
-import { consumeQuota, effectiveLimits } from './quota';
+import type { QuotaUsage } from '../quota/quota';
+import { consumeQuota, effectiveLimits } from '../quota/quota';
 import type { QueuedEmailRow } from './queued-message.repository';
 import {
   insertNewMessageJob,
@@ -31,7 +31,7 @@ import {
   insertQueuedEvent,
   insertSubmittedRaw,
 } from './queued-message.repository';
-import { emailSendJob } from './send-job';
+import { emailSendJob } from '../delivery/send-job';
 import { resolveSendingDomain } from './sending-domain';
 
 /**

@@ -7,16 +7,16 @@ import { storageGuardFor } from '../../shared/disk-space';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { UserRow } from '../accounts/accounts.repository';
-import { MAILBOX_FORMS, parseMailbox } from './address';
+import { MAILBOX_FORMS, parseMailbox } from '../emails/address';
 import type { ApiSend, Committed, SendCommitter } from './api-send';
 import { commitApiSend, errorToWire } from './api-send';
 import type { GivenRecipient, TransactionRunner } from './commit-message';
 import { screen, screenRecipients } from './commit-message';
-import { emailQueueFailed, invalidFromAddress, invalidRecipient } from './emails.errors';
+import { emailQueueFailed, invalidFromAddress, invalidRecipient } from '../emails/emails.errors';
 import type { SendEmailInput } from './emails.schemas';
 import type { StoredResponse } from './idempotency';
 import { replayIdempotent } from './idempotency';
-import type { QuotaUsage } from './quota';
+import type { QuotaUsage } from '../quota/quota';
 
 export interface SendDeps {
   readonly db: Kysely<Database>;

@@ -60,5 +60,5 @@ export function parseMtaOutcome(v: unknown): MtaOutcomePayload | undefined {
   };
 }
 
-// The MTA plugins read the email id of a VERP sender from here (src/modules/emails/verp-address.ts).
+// The MTA plugins read the email id of a VERP sender from here (src/modules/delivery/verp-address.ts).
 export { emailIdFromVerp } from './verp-address';

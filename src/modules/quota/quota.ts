@@ -5,7 +5,7 @@ import { byArity, PreparedQuery } from '../../db/precompiled';
 import type { Database, QuotaLedgerTable } from '../../db/schema';
 import type { UserRow } from '../accounts/accounts.repository';
 import { newId } from '../../shared/ids';
-import { sendingLimitExceeded } from './emails.errors';
+import { sendingLimitExceeded } from '../emails/emails.errors';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;

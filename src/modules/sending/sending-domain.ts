@@ -3,8 +3,8 @@ import { PreparedQuery } from '../../db/precompiled';
 import type { Database } from '../../db/schema';
 import { domainNotFound } from '../domains/domains.errors';
 import type { DomainRow } from '../domains/domains.repository';
-import type { Mailbox } from './address';
-import { domainNotVerified, invalidFromAddress } from './emails.errors';
+import type { Mailbox } from '../emails/address';
+import { domainNotVerified, invalidFromAddress } from '../emails/emails.errors';
 
 /** domains.repository's findDomainByName, compiled once for the send path (db/precompiled.ts). */
 const domainByName = new PreparedQuery<{ userId: string; domain: string }, DomainRow>((db, p) =>

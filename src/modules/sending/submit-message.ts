@@ -8,16 +8,16 @@ import {
   originatorFieldsRefusal,
   parseSubmission,
   recipientType,
-} from '../../mta/submission-message';
+} from './submission-message';
 import { defineError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { clip } from '../../shared/text';
 import { newId } from '../../shared/ids';
 import { findUserById } from '../accounts/accounts.repository';
-import { MAILBOX_FORMS, parseMailbox } from './address';
+import { MAILBOX_FORMS, parseMailbox } from '../emails/address';
 import type { TransactionRunner } from './commit-message';
 import { commitMessage, screen, screenRecipients } from './commit-message';
-import { invalidFromAddress } from './emails.errors';
+import { invalidFromAddress } from '../emails/emails.errors';
 
 export const submitterSuspended = defineError('ACCOUNT_SUSPENDED', 403, 'The account is suspended');
 

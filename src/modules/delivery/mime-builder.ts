@@ -1,5 +1,5 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { parseMailbox } from './address';
+import { parseMailbox } from '../emails/address';
 import type { AttachmentRow, EmailRow, RecipientRow } from './delivery.repository';
 
 export interface MimeAttachment {

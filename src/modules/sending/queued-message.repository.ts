@@ -12,7 +12,7 @@ import type {
 import { DEFAULT_MAX_ATTEMPTS } from '../../jobs/enqueue';
 import type { EnqueueInput } from '../../jobs/enqueue';
 import { newId } from '../../shared/ids';
-import { insertEvent } from './email-events.repository';
+import { insertEvent } from '../emails/email-events.repository';
 
 /**
  * The rows a send writes in its transaction (commit-message.ts), as queries

@@ -8,13 +8,13 @@ import type { Logger } from '../../shared/logger';
 import { attemptStart } from './delivery-status';
 import type { EmailForSend, RecipientRow } from './delivery.repository';
 import * as repo from './delivery.repository';
-import { recordEmailEvent } from './email-events.repository';
+import { recordEmailEvent } from '../emails/email-events.repository';
 import type { HandOffAccepted, HandOffFailure, Injector } from './inject-client';
 import { classifyHandOffError } from './inject-client';
 import { brandingForSend } from '../branding/branding.usecases';
 import { appendFooter } from '../branding/logo-token';
 import { buildMime, mimeInputFrom } from './mime-builder';
-import { findRawMessage } from './submit-message';
+import { findRawMessage } from '../sending/submit-message';
 import { verpAddress } from './verp-address';
 import { BEFORE_HAND_OFF, failMessage, recordSent } from './send-records';
 

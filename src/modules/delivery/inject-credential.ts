@@ -1,4 +1,4 @@
-import { deriveKey } from '../shared/secrets';
+import { deriveKey } from '../../shared/secrets';
 
 export const INJECT_USER = 'mailroom-worker';
 

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
-import { injectCredential } from '../../mta/inject-credential';
+import { injectCredential } from './inject-credential';
 
 /** One recipient the MTA refused at RCPT TO. */
 export interface RejectedRecipient {

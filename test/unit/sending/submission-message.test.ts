@@ -5,7 +5,7 @@ import {
   headerValue,
   parseSubmission,
   recipientType,
-} from '../../../src/mta/submission-message';
+} from '../../../src/modules/sending/submission-message';
 
 const RAW = Buffer.from(
   [

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EmailStatus } from '../../../src/db/schema';
 import { EMAIL_STATUSES } from '../../../src/db/schema';
-import type { RecipientStep } from '../../../src/modules/emails/delivery-status';
+import type { RecipientStep } from '../../../src/modules/delivery/delivery-status';
 import {
   SEVERITY,
   aggregate,
@@ -15,8 +15,8 @@ import {
   logEventFor,
   recipientStep,
   webhookEventFor,
-} from '../../../src/modules/emails/delivery-status';
-import type { MtaOutcomeKind } from '../../../src/modules/emails/mta-outcome';
+} from '../../../src/modules/delivery/delivery-status';
+import type { MtaOutcomeKind } from '../../../src/modules/delivery/mta-outcome';
 
 const ALL: readonly EmailStatus[] = EMAIL_STATUSES;
 const REPORTS: readonly MtaOutcomeKind[] = ['delivered', 'deferred', 'bounced', 'failed'];

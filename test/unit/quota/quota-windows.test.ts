@@ -8,7 +8,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { migrate, openDb } from '../../../src/db/connect';
 import type { Database } from '../../../src/db/schema';
-import type { QuotaLimits } from '../../../src/modules/emails/quota';
+import type { QuotaLimits } from '../../../src/modules/quota/quota';
 import {
   accountUsage,
   consumeQuota,
@@ -16,7 +16,7 @@ import {
   minuteOf,
   refundQuota,
   windowBounds,
-} from '../../../src/modules/emails/quota';
+} from '../../../src/modules/quota/quota';
 import { isAppError } from '../../../src/shared/app-error';
 
 const MIN = 60_000;

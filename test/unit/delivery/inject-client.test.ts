@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyHandOffError } from '../../../src/modules/emails/inject-client';
+import { classifyHandOffError } from '../../../src/modules/delivery/inject-client';
 
 function smtpError(code: string, responseCode?: number, response?: string): Error {
   return Object.assign(new Error(response ? `failed: ${response}` : 'failed'), {

@@ -3,8 +3,8 @@ import type { Database, EmailStatus } from '../../db/schema';
 import type { WriteBatcher } from '../../db/write-batcher';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
-import type { JobHandler } from '../../worker/job-handler';
-import { PermanentJobError } from '../../worker/job-handler';
+import type { JobHandler } from '../../jobs/job-handler';
+import { PermanentJobError } from '../../jobs/job-handler';
 import {
   aggregate,
   eventMessageFor,
@@ -14,7 +14,7 @@ import {
   webhookEventFor,
 } from './delivery-status';
 import * as repo from './delivery.repository';
-import { recordEmailEvent, recordOutbox } from './email-events.repository';
+import { recordEmailEvent, recordOutbox } from '../emails/email-events.repository';
 import type { MtaOutcomePayload } from './mta-outcome';
 import { parseMtaOutcome } from './mta-outcome';
 import { requestAbuseEvaluation } from '../abuse/abuse.jobs';

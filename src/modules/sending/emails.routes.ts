@@ -7,12 +7,12 @@ import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
 import { isAppError, validationError } from '../../shared/app-error';
 import { sha256Hex } from '../../shared/secrets';
-import { canonicalAddress } from './address';
-import { cancelEmail, getEmailView, listEmailViews } from './emails.usecases';
-import { emailTooLarge } from './emails.errors';
+import { canonicalAddress } from '../emails/address';
+import { cancelEmail, getEmailView, listEmailViews } from '../emails/emails.usecases';
+import { emailTooLarge } from '../emails/emails.errors';
 import { listEmailsQuery, oversizedCollections, sendEmailBody } from './emails.schemas';
 import { checkIdempotencyKey } from './idempotency';
-import type { QuotaUsage } from './quota';
+import type { QuotaUsage } from '../quota/quota';
 import { sendEmail } from './send-email';
 
 /**

@@ -1,4 +1,4 @@
-import type { QueueName } from '../jobs/queues';
+import type { QueueName } from './queues';
 import type { Logger } from '../shared/logger';
 
 /** What a handler sees of a claimed job. */

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AddressObject } from 'mailparser';
 import { simpleParser } from 'mailparser';
-import type { EmailRow } from '../../../src/modules/emails/delivery.repository';
-import type { MimeInput } from '../../../src/modules/emails/mime-builder';
-import { buildMime, mimeInputFrom } from '../../../src/modules/emails/mime-builder';
+import type { EmailRow } from '../../../src/modules/delivery/delivery.repository';
+import type { MimeInput } from '../../../src/modules/delivery/mime-builder';
+import { buildMime, mimeInputFrom } from '../../../src/modules/delivery/mime-builder';
 
 /** One node of the MIME tree, read straight from the bytes (mailparser flattens the tree). */
 interface Part {
