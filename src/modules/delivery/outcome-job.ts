@@ -14,7 +14,8 @@ import {
   webhookEventFor,
 } from './delivery-status';
 import * as repo from './delivery.repository';
-import { recordEmailEvent, recordOutbox } from '../emails/email-events.repository';
+import { recordEmailEvent } from '../emails/email-events.repository';
+import { recordOutbox } from '../webhooks/webhook-outbox.repository';
 import type { MtaOutcomePayload } from './mta-outcome';
 import { parseMtaOutcome } from './mta-outcome';
 import { requestAbuseEvaluation } from '../abuse/abuse.jobs';

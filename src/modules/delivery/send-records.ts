@@ -4,7 +4,8 @@ import { isoNow } from '../../shared/clock';
 import { aggregate } from './delivery-status';
 import type { EmailRow } from './delivery.repository';
 import * as repo from './delivery.repository';
-import { recordEmailEvent, recordOutbox } from '../emails/email-events.repository';
+import { recordEmailEvent } from '../emails/email-events.repository';
+import { recordOutbox } from '../webhooks/webhook-outbox.repository';
 import type { HandOffAccepted, RejectedRecipient } from './inject-client';
 
 /**

@@ -7,7 +7,7 @@ import { enqueue } from '../../../src/jobs/enqueue';
 import { fail } from '../../../src/jobs/fail';
 import type { QueueName } from '../../../src/jobs/queues';
 import { insertUser } from '../../../src/modules/accounts/accounts.repository';
-import { recordOutbox } from '../../../src/modules/emails/email-events.repository';
+import { recordOutbox } from '../../../src/modules/webhooks/webhook-outbox.repository';
 import { replayIdempotent, storeIdempotent } from '../../../src/modules/sending/idempotency';
 import { consumeQuota } from '../../../src/modules/quota/quota';
 import type { PruneName } from '../../../src/modules/retention/prune-tables';
