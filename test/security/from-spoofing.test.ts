@@ -11,7 +11,7 @@ import { authenticate, dkimVerify } from 'mailauth';
 import addressparser from 'nodemailer/lib/addressparser';
 import { generateDkimKeyPair } from '../../src/modules/domains/dkim-key';
 import { parseMailbox } from '../../src/modules/emails/address';
-import type { EmailRow } from '../../src/modules/delivery/delivery.repository';
+import type { EmailRow } from '../../src/modules/emails/emails.repository';
 import { buildMime, mimeInputFrom } from '../../src/modules/delivery/mime-builder';
 import type { DkimSigningKey } from '../../src/mta/dkim-sign';
 import { dkimSignatureValue } from '../../src/mta/dkim-sign';

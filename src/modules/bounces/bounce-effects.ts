@@ -5,7 +5,7 @@ import type { Database, EmailStatus, SuppressionType } from '../../db/schema';
 import { requestAbuseEvaluation } from '../abuse/abuse.jobs';
 import type { FeedbackKind } from '../delivery/delivery-status';
 import { aggregate, feedbackStep } from '../delivery/delivery-status';
-import type { EmailRow } from '../delivery/delivery.repository';
+import type { EmailRow } from '../emails/emails.repository';
 import * as delivery from '../delivery/delivery.repository';
 import { recordEmailEvent } from '../emails/email-events.repository';
 import { recordOutbox } from '../webhooks/webhook-outbox.repository';

@@ -7,7 +7,7 @@ import type { Logger } from '../../shared/logger';
 import type { JobHandler } from '../../jobs/job-handler';
 import { cpuWork, PermanentJobError } from '../../jobs/job-handler';
 import * as delivery from '../delivery/delivery.repository';
-import type { EmailRow } from '../delivery/delivery.repository';
+import type { EmailRow } from '../emails/emails.repository';
 import { verpKey } from '../delivery/verp-address';
 import { deleteRawMessage, readRawMessage } from '../inbound/raw-store';
 import type { AppliedEffect } from './bounce-effects';

@@ -1,13 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { items, perShape, PreparedQuery } from '../../db/precompiled';
-import type {
-  Database,
-  DomainStatus,
-  EmailAttachmentsTable,
-  EmailRecipientsTable,
-  EmailsTable,
-  EmailStatus,
-} from '../../db/schema';
+import type { Database, DomainStatus, EmailAttachmentsTable, EmailStatus } from '../../db/schema';
+import type { EmailRow, RecipientRow } from '../emails/emails.repository';
 
 /**
  * Reads and writes of the delivery side (worker): a message, its recipients and
@@ -22,8 +16,6 @@ import type {
  * gets one compiled query per shape (perShape in db/precompiled.ts).
  */
 
-export type EmailRow = Selectable<EmailsTable>;
-export type RecipientRow = Selectable<EmailRecipientsTable>;
 export type AttachmentRow = Selectable<EmailAttachmentsTable>;
 
 export interface EmailForSend extends EmailRow {

@@ -1,6 +1,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { parseMailbox } from '../emails/address';
-import type { AttachmentRow, EmailRow, RecipientRow } from './delivery.repository';
+import type { AttachmentRow } from './delivery.repository';
+import type { EmailRow, RecipientRow } from '../emails/emails.repository';
 
 export interface MimeAttachment {
   readonly filename: string;

@@ -6,7 +6,8 @@ import { enqueue } from '../../jobs/enqueue';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import { attemptStart } from './delivery-status';
-import type { EmailForSend, RecipientRow } from './delivery.repository';
+import type { EmailForSend } from './delivery.repository';
+import type { RecipientRow } from '../emails/emails.repository';
 import * as repo from './delivery.repository';
 import { recordEmailEvent } from '../emails/email-events.repository';
 import type { HandOffAccepted, HandOffFailure, Injector } from './inject-client';
@@ -14,7 +15,7 @@ import { classifyHandOffError } from './inject-client';
 import { brandingForSend } from '../branding/branding.usecases';
 import { appendFooter } from '../branding/logo-token';
 import { buildMime, mimeInputFrom } from './mime-builder';
-import { findRawMessage } from '../sending/submit-message';
+import { findRawMessage } from './raw-message.repository';
 import { verpAddress } from './verp-address';
 import { BEFORE_HAND_OFF, failMessage, recordSent } from './send-records';
 

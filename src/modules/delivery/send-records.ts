@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, EmailStatus } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import { aggregate } from './delivery-status';
-import type { EmailRow } from './delivery.repository';
+import type { EmailRow } from '../emails/emails.repository';
 import * as repo from './delivery.repository';
 import { recordEmailEvent } from '../emails/email-events.repository';
 import { recordOutbox } from '../webhooks/webhook-outbox.repository';

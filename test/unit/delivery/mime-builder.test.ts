@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AddressObject } from 'mailparser';
 import { simpleParser } from 'mailparser';
-import type { EmailRow } from '../../../src/modules/delivery/delivery.repository';
+import type { EmailRow } from '../../../src/modules/emails/emails.repository';
 import type { MimeInput } from '../../../src/modules/delivery/mime-builder';
 import { buildMime, mimeInputFrom } from '../../../src/modules/delivery/mime-builder';
 
