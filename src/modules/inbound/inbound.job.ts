@@ -3,7 +3,7 @@ import type { DNSResolver } from 'mailauth';
 import type { AppConfig } from '../../config';
 import type { Database, InboundAttachmentsTable } from '../../db/schema';
 import { WriteBatcher } from '../../db/write-batcher';
-import type { InboundIntakePayload } from '../../mta/inbound-intake';
+import type { InboundIntakePayload } from './intake-payload';
 import { isoNow } from '../../shared/clock';
 import type { DnsResolver } from '../../shared/dns-resolver';
 import { createDnsResolver } from '../../shared/dns-resolver';
