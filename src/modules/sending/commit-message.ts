@@ -23,7 +23,8 @@ import {
 import type { StoredResponse } from './idempotency';
 import { storeIdempotent } from './idempotency';
 import type { QuotaUsage } from '../quota/quota';
-import { consumeQuota, effectiveLimits } from '../quota/quota';
+import { consumeQuota } from '../quota/quota';
+import { effectiveLimits } from '../quota/quota-limits';
 import type { QueuedEmailRow } from './queued-message.repository';
 import {
   insertNewMessageJob,

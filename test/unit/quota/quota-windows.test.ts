@@ -8,15 +8,9 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { migrate, openDb } from '../../../src/db/connect';
 import type { Database } from '../../../src/db/schema';
-import type { QuotaLimits } from '../../../src/modules/quota/quota';
-import {
-  accountUsage,
-  consumeQuota,
-  hourOf,
-  minuteOf,
-  refundQuota,
-  windowBounds,
-} from '../../../src/modules/quota/quota';
+import type { QuotaLimits } from '../../../src/modules/quota/quota-limits';
+import { accountUsage, consumeQuota, refundQuota } from '../../../src/modules/quota/quota';
+import { hourOf, minuteOf, windowBounds } from '../../../src/modules/quota/quota-limits';
 import { isAppError } from '../../../src/shared/app-error';
 
 const MIN = 60_000;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { UserRow } from '../../../src/modules/accounts/accounts.repository';
-import { effectiveLimits } from '../../../src/modules/quota/quota';
+import { effectiveLimits } from '../../../src/modules/quota/quota-limits';
 
 const config = { rateLimitEmailsPerHour: 100, rateLimitEmailsPerDay: 1000, newAccountEmailsPerHour: 20 };
 const now = Date.parse('2026-11-23T12:00:00Z');

@@ -1,6 +1,6 @@
 // Rows as the send pipeline and the worker leave them, written straight to a database
 // built by the real migrations: fixtures for statistics and abuse signals.
-import { minuteOf } from '../../../src/modules/quota/quota';
+import { minuteOf } from '../../../src/modules/quota/quota-limits';
 import type { Kysely } from 'kysely';
 import type { Database, EmailStatus } from '../../../src/db/schema';
 import { newId } from '../../../src/shared/ids';
