@@ -20,7 +20,7 @@ import { insertInbound } from '../../../src/modules/inbound/inbound.repository';
 import { newId } from '../../../src/shared/ids';
 import type { JsonResponse } from '../../helpers/http-client';
 import { ApiClient } from '../../helpers/http-client';
-import { insertEmail } from '../stats/email-fixtures';
+import { insertEmail } from '../../helpers/email-fixtures';
 
 type Fields = { field: string; message: string }[];
 type ErrorBody = { error: { code: string; message: string; details?: { fields?: Fields } } };
