@@ -1,7 +1,7 @@
 import type { WriterContext } from '../db/writer-thread';
 import { serveWriterUnits } from '../db/writer-thread';
-import type { ApiSend, Committed } from '../modules/emails/api-send';
-import { commitApiSend } from '../modules/emails/api-send';
+import type { ApiSend, Committed } from '../modules/sending/api-send';
+import { commitApiSend } from '../modules/sending/api-send';
 
 /**
  * The api's writer thread (src/db/writer-thread.ts), started by api-writer.ts:

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { AppConfig } from '../config';
 import { sqlitePath } from '../config';
 import { WriterThread } from '../db/writer-thread';
-import type { SendCommitter } from '../modules/emails/api-send';
+import type { SendCommitter } from '../modules/sending/api-send';
 import { emailQueueFailed, emailQueueFailedBy } from '../modules/emails/emails.errors';
 import type { ApiWriterUnits } from './api-writer-thread';
 

@@ -1,5 +1,5 @@
 import { serveWriterUnits } from '../db/writer-thread';
-import type { MtaOutcomePayload } from '../modules/emails/mta-outcome';
+import type { MtaOutcomePayload } from '../modules/delivery/mta-outcome';
 import { recordDeliveryReports } from './delivery-reports';
 import type { IntakeJob } from './inbound-intake';
 import { enqueueIntakeJobs } from './inbound-intake';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { MtaOutcomePayload } from '../../../src/modules/emails/mta-outcome';
-import { parseMtaOutcome } from '../../../src/modules/emails/mta-outcome';
+import type { MtaOutcomePayload } from '../../../src/modules/delivery/mta-outcome';
+import { parseMtaOutcome } from '../../../src/modules/delivery/mta-outcome';
 import pino from 'pino';
 import { WriteBatcher } from '../../../src/db/write-batcher';
 import type { Db } from '../../../src/db/connect';
