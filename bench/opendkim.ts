@@ -6,7 +6,8 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { log, sleep, WORK } from './lib';
+import { log, sleep, smtpSource, WORK } from './lib';
+import type { TimingSink } from './timing-sink';
 
 const OPENDKIM_BIN = '/usr/sbin/opendkim';
 const GENKEY_BIN = '/usr/sbin/opendkim-genkey';
@@ -122,4 +123,34 @@ export function countSigned(raws: readonly Buffer[]): number {
     const head = raw.toString('latin1').split(/\r?\n\r?\n/, 1)[0] ?? '';
     return /^dkim-signature:/im.test(head);
   }).length;
+}
+
+/** The sender whose mail a signing Postfix relays to the sample sink instead of smtp-sink. */
+export const SAMPLE_SENDER = 'sample@shop.example.com';
+
+/** Postfix settings that send SAMPLE_SENDER's mail to `sinkPort` (the rest keeps its relayhost). */
+export function sampleRoute(sinkPort: number): Record<string, string> {
+  return { sender_dependent_relayhost_maps: `inline:{ ${SAMPLE_SENDER}=[127.0.0.1]:${sinkPort} }` };
+}
+
+/**
+ * Injects `n` messages from SAMPLE_SENDER into the signing Postfix on `port` and counts how many
+ * reach `sink` with a DKIM-Signature: smtp-sink, the throughput runs' sink, keeps nothing to check.
+ */
+export async function signedSample(port: number, sink: TimingSink, n: number): Promise<number> {
+  sink.reset();
+  await smtpSource({
+    port,
+    sessions: 1,
+    messages: n,
+    bytes: 5200,
+    from: SAMPLE_SENDER,
+    to: 'buyer@dest.bench.test',
+  });
+  try {
+    await sink.waitFor(n, 30_000);
+  } catch (e) {
+    log(`opendkim sample: ${(e as Error).message}`);
+  }
+  return countSigned(sink.messages.map((m) => m.raw));
 }
