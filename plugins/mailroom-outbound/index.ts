@@ -29,6 +29,7 @@ import type { MxLookup } from '../../src/mta/mx-guard';
 import { routeToMx } from '../../src/mta/mx-guard';
 import type { OutcomeRecorder } from '../../src/mta/outcome-jobs';
 import { threadedOutcomeRecorder } from '../../src/mta/outcome-writer';
+import { disableNagleOnOutbound } from '../../src/mta/outbound-no-delay';
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import { iniInteger, iniValue } from '../ini';
 import type { HarakaAddress, HarakaHmail, HarakaNext, HarakaPlugin, HarakaRecipient } from '../types';
@@ -47,6 +48,14 @@ const state = {
 };
 
 export function register(this: HarakaPlugin): void {
+  if (
+    !disableNagleOnOutbound(
+      this.haraka_require('outbound/client_pool') as Parameters<typeof disableNagleOnOutbound>[0],
+    )
+  )
+    this.logwarn(
+      'outbound client_pool.get_client not found: relays keep Nagle delays (see src/mta/outbound-no-delay.ts)',
+    );
   const ini = this.config.get('mailroom.ini');
   const host = iniValue(ini, 'outbound', 'relay_host');
   if (typeof host === 'string' && host !== '') {
