@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { publish } from '../test/unit/domains/dns-fixtures';
-import type { PublishedRecord } from '../test/unit/domains/dns-fixtures';
+import { publish } from '../test/helpers/dns-fixtures';
+import type { PublishedRecord } from '../test/helpers/dns-fixtures';
 import {
   ensurePostfix,
   fmt,

@@ -14,20 +14,21 @@ const ENTRY: Record<ProcessName, string> = {
 };
 
 /**
- * V8 flags for every child. The young generation's semi-spaces grow to 16-32 MiB
- * each during startup (module loading allocates a lot) and never shrink back, so
- * an idle process kept 32-64 MiB of resident new space; capped here at 2 MiB
- * (issue 11: about 25 MiB less per process, no measurable cost in throughput;
- * bench/RESULTS.md). NODE_OPTIONS still applies on top.
+ * V8 flags for every child. The young generation's semi-spaces grow during startup
+ * (module loading allocates a lot) and never shrink back, so an idle process keeps
+ * that new space resident; a small cap gives it back at no cost in throughput
+ * (issue 11; the figures are in bench/RESULTS.md, memory). NODE_OPTIONS still
+ * applies on top.
  */
 export const CHILD_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
 
 /**
  * Per-process V8 flags after CHILD_NODE_FLAGS (the later flag wins). The api's main
- * thread allocates ~100 KB per send (body, JSON, koa's objects, the message for the
- * writer thread) while ~32 requests are in flight: with 2 MiB semi-spaces it
- * scavenged every ~17 sends and GC was its largest single cost under load. 8 MiB
- * cuts scavenges to a quarter for ≈ 8 MiB more idle RSS (issue 11, bench/RESULTS.md).
+ * thread allocates for every send (body, JSON, koa's objects, the message for the
+ * writer thread) while many requests are in flight: with the children's small
+ * semi-spaces it scavenged every few sends and GC was its largest single cost under
+ * load. A larger new space for the api alone trades a little idle memory for far
+ * fewer scavenges (issue 11; the trade measured in bench/RESULTS.md, api-accept).
  */
 export const PROCESS_NODE_FLAGS: Readonly<Record<ProcessName, readonly string[]>> = {
   api: ['--max-semi-space-size=8'],

@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import type { z } from 'zod';
+import type { FieldIssue } from '../shared/app-error';
 import { defineError, validationError } from '../shared/app-error';
 
 const payloadTooLarge = defineError('PAYLOAD_TOO_LARGE', 413, 'Request body too large');
@@ -122,23 +123,27 @@ export async function readJson(
   const type = ctx.get('content-type');
   if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
     throw validationError('Request body must be JSON (Content-Type: application/json)', {
+      fields: [{ field: '(body)', message: 'must be JSON (Content-Type: application/json)' }],
       contentType: type,
     });
   }
   const problem = jsonShapeProblem(raw, MAX_JSON_DEPTH, MAX_JSON_VALUES);
   if (problem !== undefined) {
-    throw validationError(problem, { maxDepth: MAX_JSON_DEPTH, maxValues: MAX_JSON_VALUES });
+    throw validationError(problem, {
+      fields: [{ field: '(body)', message: problem }],
+      maxDepth: MAX_JSON_DEPTH,
+      maxValues: MAX_JSON_VALUES,
+    });
   }
   try {
     return JSON.parse(raw.toString('utf8')) as unknown;
   } catch (err) {
-    throw validationError('Malformed JSON in request body', { reason: (err as Error).message });
+    const reason = clip((err as Error).message);
+    throw validationError('Malformed JSON in request body', {
+      fields: [{ field: '(body)', message: `malformed JSON: ${reason}` }],
+      reason,
+    });
   }
-}
-
-export interface FieldIssue {
-  readonly field: string;
-  readonly message: string;
 }
 
 /**
@@ -163,7 +168,7 @@ function clip(text: string): string {
   return text.length > MAX_ISSUE_CHARS ? `${text.slice(0, MAX_ISSUE_CHARS)}…` : text;
 }
 
-/** Validates a value with a zod schema; failures become VALIDATION_ERROR naming each field. */
+/** Validates a body with a zod schema; failures become VALIDATION_ERROR naming each field. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
@@ -172,6 +177,28 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infe
       field: issue.path.length > 0 ? issue.path.join('.') : '(body)',
       message: issue.message,
     })),
+  );
+}
+
+/**
+ * Validates a query string with a route's strict zod object. Fields are `query.<name>`, so
+ * a client tells them from body fields (issue 18 item 6); each unknown parameter is named
+ * on its own rather than in one "Unrecognized keys" message about the whole query.
+ */
+export function validateQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
+  const result = schema.safeParse(query);
+  if (result.success) return result.data;
+  throw validationFailure(
+    result.error.issues.flatMap((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => ({ field: `query.${key}`, message: 'unknown query parameter' }))
+        : [
+            {
+              field: issue.path.length > 0 ? `query.${issue.path.join('.')}` : '(query)',
+              message: issue.message,
+            },
+          ],
+    ),
   );
 }
 

@@ -38,7 +38,8 @@ function fromZod(schema: z.ZodType): JsonSchema {
 
 function errorCodes(op: Operation): string[] {
   const codes = new Set<string>([...ACCESS_ERRORS[op.auth], ...(op.errors ?? [])]);
-  if (op.body || op.query) codes.add('VALIDATION_ERROR');
+  // Every route refuses query parameters it does not declare (route.ts, NO_QUERY).
+  if (op.body || !op.anyQuery) codes.add('VALIDATION_ERROR');
   if (op.ids) codes.add('NOT_FOUND');
   // JSON bodies are capped at 1 MiB; the send route answers EMAIL_TOO_LARGE instead.
   if (op.body && !codes.has('EMAIL_TOO_LARGE')) codes.add('PAYLOAD_TOO_LARGE');

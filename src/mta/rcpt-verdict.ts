@@ -30,9 +30,6 @@ export interface ReceivingView {
   host(name: string): ReceivingHost | undefined;
 }
 
-/** No receiving domain: every recipient is refused. */
-export const EMPTY_RECEIVING_VIEW: ReceivingView = { host: () => undefined };
-
 /**
  * Local parts that ask a downstream system to route again: `%` (the "percent
  * hack"), `!` (UUCP bang paths) and an `@` inside a quoted local part. We never

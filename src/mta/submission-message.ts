@@ -82,17 +82,6 @@ export function originatorFieldsRefusal(fields: readonly HeaderField[]): string 
   return undefined;
 }
 
-/** Bare addresses of the To and Cc headers, lower-cased. */
-export function headerRecipients(fields: readonly HeaderField[]): Set<string> {
-  const out = new Set<string>();
-  for (const f of fields) {
-    const n = f.name.toLowerCase();
-    if (n !== 'to' && n !== 'cc') continue;
-    for (const a of flatten(addressparser(f.value))) out.add(a.toLowerCase());
-  }
-  return out;
-}
-
 /** Addresses a To or Cc header lists; `type` of a recipient: `to`, `cc`, else `bcc`. */
 export function recipientType(fields: readonly HeaderField[], address: string): 'to' | 'cc' | 'bcc' {
   const lower = address.toLowerCase();

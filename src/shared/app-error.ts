@@ -66,7 +66,25 @@ export const invalidApiKey = defineError('INVALID_API_KEY', 401, 'API key unknow
 export const invalidCredentials = defineError('INVALID_CREDENTIALS', 401, 'Email or password is wrong');
 export const forbidden = defineError('FORBIDDEN', 403, 'Not allowed');
 export const accountSuspended = defineError('ACCOUNT_SUSPENDED', 403, 'Account suspended');
-export const validationError = defineError('VALIDATION_ERROR', 422, 'Request failed validation');
 export const notFound = defineError('NOT_FOUND', 404, 'No such resource');
 export const rateLimited = defineError('RATE_LIMIT_EXCEEDED', 429, 'Too many requests');
 export const internalError = defineError('INTERNAL_ERROR', 500, 'Internal error');
+
+/** One problem of a request, by where it is: `to.0`, `(body)`, `query.limit`, `header.Idempotency-Key`. */
+export interface FieldIssue {
+  readonly field: string;
+  readonly message: string;
+}
+
+const invalidRequest = defineError('VALIDATION_ERROR', 422, 'Request failed validation');
+
+/**
+ * A VALIDATION_ERROR. `details.fields` is required: docs/api.md promises it on every one,
+ * so a client reads one shape whatever failed (issue 18 item 6); other keys may add to it.
+ */
+export function validationError(
+  message: string,
+  details: { readonly fields: readonly FieldIssue[] } & Record<string, unknown>,
+): AppError {
+  return invalidRequest(message, details);
+}

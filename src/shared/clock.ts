@@ -2,11 +2,3 @@
 export function isoNow(): string {
   return new Date().toISOString();
 }
-
-export function isoAt(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
-export function isoIn(msFromNow: number): string {
-  return new Date(Date.now() + msFromNow).toISOString();
-}

@@ -8,7 +8,6 @@ import path from 'node:path';
  * the usual umask 022, readable by every local user.
  */
 export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_DIR_MODE = 0o700;
 
 /**
  * Files and directories this process (and every child it starts: the mask is

@@ -8,8 +8,9 @@ const scryptAsync = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 
-// OWASP's scrypt floor (N=2^17, r=8, p=1) costs 128 MiB and ~0.3 s here; N=2^15 keeps
-// login under ~80 ms on this class of machine while staying well above legacy defaults.
+// OWASP's scrypt floor (N=2^17, r=8, p=1) needs 128 MiB (128·N·r bytes) and four times
+// the CPU of N=2^15 for every login; N=2^15 keeps a login cheap on a small appliance
+// while staying well above legacy defaults.
 const SCRYPT = { N: 1 << 15, r: 8, p: 1, keylen: 32, maxmem: 64 * 1024 * 1024 } as const;
 
 /** `scrypt$N$r$p$salt$hash`, parameters kept so they can be raised later without breaking old hashes. */

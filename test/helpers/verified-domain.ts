@@ -1,5 +1,5 @@
-import type { PublishedRecord } from '../unit/domains/dns-fixtures';
-import { publish } from '../unit/domains/dns-fixtures';
+import type { PublishedRecord } from './dns-fixtures';
+import { publish } from './dns-fixtures';
 import type { Appliance } from './appliance';
 import type { FakeDns } from './dns-server';
 

@@ -14,16 +14,16 @@ import {
   seedGovernanceSchedules,
   SWEEP_INTERVAL_MS,
 } from '../../src/modules/abuse/abuse.jobs';
-import { createLogger } from '../../src/shared/logger';
 import { JobRunner } from '../../src/worker/job-runner';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
+import { captureLog } from '../helpers/capture-log';
 import { runCtl } from '../helpers/ctl';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { addVerifiedDomain } from '../helpers/verified-domain';
-import type { FixtureAccount } from '../unit/stats/email-fixtures';
-import { insertEmail } from '../unit/stats/email-fixtures';
+import type { FixtureAccount } from '../helpers/email-fixtures';
+import { insertEmail } from '../helpers/email-fixtures';
 
 interface AuditLine {
   actorType: string;
@@ -47,7 +47,7 @@ describe('abuse evaluation and suspension', () => {
   let runner: JobRunner;
   // The seeded evidence is 55 attempted recipients: above this minimum (ABUSE_MIN_VOLUME).
   const config = { abuseAutoSuspend: false, abuseMinVolume: 50 };
-  const logs: Record<string, unknown>[] = [];
+  const { logger, lines: logs } = captureLog({ process: 'test-worker', level: 'info' });
   let slot = 1;
   let domains = 0;
 
@@ -62,11 +62,6 @@ describe('abuse evaluation and suspension', () => {
       },
     });
     db = openDb({ file: path.join(app.dataDir, 'mail.db') });
-    const logger = createLogger({
-      level: 'info',
-      process: 'test-worker',
-      destination: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
-    });
     runner = new JobRunner({ db, handlers: createGovernanceHandlers({ db, config }), logger, idleMs: 50 });
     runner.start();
   });

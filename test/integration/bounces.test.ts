@@ -10,7 +10,7 @@ import type { Appliance } from '../helpers/appliance';
 import { applianceVerp } from '../helpers/appliance-verp';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
-import { buildArf, buildDsn } from '../unit/bounces/intake-reports';
+import { buildArf, buildDsn } from '../helpers/intake-reports';
 
 interface EmailView {
   id: string;

@@ -10,7 +10,7 @@ import { startAppliance } from '../helpers/appliance';
 import { runCtl } from '../helpers/ctl';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
-import { publish, recordOf } from '../unit/domains/dns-fixtures';
+import { publish, recordOf } from '../helpers/dns-fixtures';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown> };

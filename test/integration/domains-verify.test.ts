@@ -5,8 +5,8 @@ import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
-import type { PublishedRecord } from '../unit/domains/dns-fixtures';
-import { publish, recordOf } from '../unit/domains/dns-fixtures';
+import type { PublishedRecord } from '../helpers/dns-fixtures';
+import { publish, recordOf } from '../helpers/dns-fixtures';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown> };

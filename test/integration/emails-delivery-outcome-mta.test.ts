@@ -4,17 +4,19 @@ import type { Db } from '../../src/db/connect';
 import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
 import { MTA_OUTCOME_QUEUE } from '../../src/modules/emails/mta-outcome';
 import { outcomeDedupeKey, outcomeRecorder } from '../../src/mta/outcome-jobs';
-import type { Account, CapturedLog, DeliveryDb } from './emails-delivery-harness';
+import type { CapturedLog } from '../helpers/capture-log';
+import { captureLog } from '../helpers/capture-log';
+import type { Account } from '../helpers/email-fixtures';
 import {
-  captureLog,
-  createDeliveryDb,
   emailRow,
   eventRows,
   insertAccount,
   insertEmail,
   outboxRows,
   recipientRows,
-} from './emails-delivery-harness';
+} from '../helpers/email-fixtures';
+import type { TestDb } from '../helpers/test-db';
+import { createTestDb } from '../helpers/test-db';
 
 function delivered(emailId: string, recipient: string): MtaOutcomePayload {
   return {
@@ -31,13 +33,13 @@ function delivered(emailId: string, recipient: string): MtaOutcomePayload {
 }
 
 describe("the MTA's outcome writer applies reports in the commit that records them (real SQLite)", () => {
-  let t: DeliveryDb;
+  let t: TestDb;
   let db: Db;
   let account: Account;
   let log: CapturedLog;
 
   before(async () => {
-    t = await createDeliveryDb();
+    t = await createTestDb();
     db = t.db;
     account = await insertAccount(db);
   });

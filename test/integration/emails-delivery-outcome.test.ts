@@ -5,19 +5,20 @@ import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
 import { createMtaOutcomeHandler, EARLY_REPORT_RETRIES } from '../../src/modules/emails/outcome-job';
 import type { JobHandler } from '../../src/worker/job-handler';
 import { isPermanentJobError } from '../../src/worker/job-handler';
-import type { Account, CapturedLog, DeliveryDb } from './emails-delivery-harness';
+import type { CapturedLog } from '../helpers/capture-log';
+import { captureLog } from '../helpers/capture-log';
+import type { Account } from '../helpers/email-fixtures';
 import {
-  captureLog,
-  createDeliveryDb,
   emailRow,
   eventRows,
-  handlerJob,
   insertAccount,
   insertEmail,
-  jobContext,
   outboxRows,
   recipientRows,
-} from './emails-delivery-harness';
+} from '../helpers/email-fixtures';
+import { handlerJob, jobContext } from '../helpers/job-context';
+import type { TestDb } from '../helpers/test-db';
+import { createTestDb } from '../helpers/test-db';
 
 type Report = Pick<MtaOutcomePayload, 'recipient' | 'outcome'> & Partial<MtaOutcomePayload>;
 
@@ -29,14 +30,14 @@ const REPLIES: Record<MtaOutcomePayload['outcome'], [number, string, string]> = 
 };
 
 describe('mta-outcome handler: per-recipient status machine and aggregate (real SQLite)', () => {
-  let t: DeliveryDb;
+  let t: TestDb;
   let db: Db;
   let account: Account;
   let log: CapturedLog;
   const handle: { fn?: JobHandler } = {};
 
   before(async () => {
-    t = await createDeliveryDb();
+    t = await createTestDb();
     db = t.db;
     account = await insertAccount(db);
     handle.fn = createMtaOutcomeHandler({ db });

@@ -18,21 +18,21 @@ import type { JobHandler } from '../../src/worker/job-handler';
 import { isPermanentJobError } from '../../src/worker/job-handler';
 import { enqueue } from '../../src/jobs/enqueue';
 import { freePort } from '../helpers/free-port';
-import type { CapturedLog, DeliveryDb, FakeInjectListener } from './emails-delivery-harness';
+import type { CapturedLog } from '../helpers/capture-log';
+import { captureLog } from '../helpers/capture-log';
 import {
-  SECRET_KEY,
-  captureLog,
-  createDeliveryDb,
   emailRow,
   eventRows,
-  handlerJob,
   insertAccount,
   insertEmail,
-  jobContext,
   outboxRows,
   recipientRows,
-  startFakeInjectListener,
-} from './emails-delivery-harness';
+} from '../helpers/email-fixtures';
+import type { FakeInjectListener } from '../helpers/fake-inject-listener';
+import { SECRET_KEY, startFakeInjectListener } from '../helpers/fake-inject-listener';
+import { handlerJob, jobContext } from '../helpers/job-context';
+import type { TestDb } from '../helpers/test-db';
+import { createTestDb } from '../helpers/test-db';
 
 const config = (injectPort: number, secretKey = SECRET_KEY) => ({
   injectPort,
@@ -42,7 +42,7 @@ const config = (injectPort: number, secretKey = SECRET_KEY) => ({
 });
 
 describe('email-send handler (real SQLite, fake injection listener)', () => {
-  let t: DeliveryDb;
+  let t: TestDb;
   let db: Db;
   let mta: FakeInjectListener;
   let log: CapturedLog;
@@ -50,7 +50,7 @@ describe('email-send handler (real SQLite, fake injection listener)', () => {
   let deadPort: number;
 
   before(async () => {
-    t = await createDeliveryDb();
+    t = await createTestDb();
     db = t.db;
     mta = await startFakeInjectListener();
     send = createEmailSendHandler({ db, config: config(mta.port) });
@@ -172,7 +172,7 @@ describe('email-send handler (real SQLite, fake injection listener)', () => {
   });
 
   it('stops the message when its domain is no longer verified', async () => {
-    const account = await insertAccount(db, 'FAILED');
+    const account = await insertAccount(db, { domainStatus: 'FAILED' });
     const id = await insertEmail(db, account);
     await run(send, id);
     assert.equal(mta.messages.length, 0);

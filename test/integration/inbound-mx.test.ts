@@ -8,8 +8,8 @@ import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { addVerifiedDomain } from '../helpers/verified-domain';
-import { compose, sendRaw, setReceiving, waitForInbound } from './inbound-harness';
-import { SmtpClient } from './mta-harness';
+import { compose, sendRaw, setReceiving, waitForInbound } from '../helpers/inbound-mail';
+import { SmtpClient } from '../helpers/smtp-client';
 
 const MAX_BYTES = 200_000;
 

@@ -8,7 +8,7 @@ import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { addVerifiedDomain } from '../helpers/verified-domain';
-import type { InboundSummary } from './inbound-harness';
+import type { InboundSummary } from '../helpers/inbound-mail';
 import {
   compose,
   fetchBytes,
@@ -16,7 +16,7 @@ import {
   sendRaw,
   setReceiving,
   waitForInbound,
-} from './inbound-harness';
+} from '../helpers/inbound-mail';
 
 const HTML = '<p>Hello</p><script>alert("xss")</script><img src="cid:logo@x">';
 

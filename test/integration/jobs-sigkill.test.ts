@@ -3,17 +3,16 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/connect';
-import { migrate, openDb } from '../../src/db/connect';
 import { enqueue } from '../../src/jobs/enqueue';
 import type { JobEffectsTable } from '../helpers/job-worker-process';
 import { CREATE_JOB_EFFECTS, READY_MARKER, TEST_QUEUE } from '../helpers/job-worker-process';
+import type { TestDb } from '../helpers/test-db';
+import { createTestDb } from '../helpers/test-db';
 
 const JOBS = 1_000;
 const WORKERS = 2;
@@ -53,22 +52,17 @@ async function pickVictim(slots: readonly Slot[]): Promise<number> {
 }
 
 void describe('jobs survive SIGKILLed workers', () => {
-  let dir: string;
+  let t: TestDb;
   let file: string;
   let db: Db;
   const stderr: string[] = [];
 
   before(async () => {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-sigkill-'));
-    file = path.join(dir, 'mail.db');
-    db = openDb({ file });
-    await migrate(db);
+    t = await createTestDb();
+    ({ db, file } = t);
     await sql.raw(CREATE_JOB_EFFECTS).execute(db);
   });
-  after(async () => {
-    await db.destroy();
-    await fs.rm(dir, { recursive: true, force: true });
-  });
+  after(async () => t.close());
 
   function spawnWorker(): Slot {
     const child = spawn(process.execPath, [WORKER_SCRIPT], {

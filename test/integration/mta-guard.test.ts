@@ -16,7 +16,7 @@ import { createLogger } from '../../src/shared/logger';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { freePorts } from '../helpers/free-port';
-import { SmtpClient } from './mta-harness';
+import { SmtpClient } from '../helpers/smtp-client';
 
 const MAX_BYTES = 4096;
 

@@ -28,8 +28,9 @@ import { startDnsServer } from '../helpers/dns-server';
 import { freePorts } from '../helpers/free-port';
 import type { SmtpSink } from '../helpers/smtp-sink';
 import { startSmtpSink } from '../helpers/smtp-sink';
-import type { MtaProcess } from './mta-harness';
-import { SmtpClient, findEvent, startMta } from './mta-harness';
+import type { MtaProcess } from '../helpers/mta-process';
+import { findEvent, startMta } from '../helpers/mta-process';
+import { SmtpClient } from '../helpers/smtp-client';
 
 const SECRET_KEY = 'mta-outbound-test-secret-0123456789abcdef';
 const HOSTNAME = 'mx.mailroom-test.net';

@@ -11,8 +11,9 @@ import { migrate, openDb } from '../../src/db/connect';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { freePorts } from '../helpers/free-port';
-import type { MtaProcess } from './mta-harness';
-import { SmtpClient, findEvent, startMta } from './mta-harness';
+import type { MtaProcess } from '../helpers/mta-process';
+import { findEvent, startMta } from '../helpers/mta-process';
+import { SmtpClient } from '../helpers/smtp-client';
 
 const HOSTNAME = 'mx.test.example';
 const MAX_BYTES = 123_456;

@@ -14,8 +14,8 @@ import type { Schema } from '../helpers/json-schema';
 import { checkSchema } from '../helpers/json-schema';
 import type { SmtpSink } from '../helpers/smtp-sink';
 import { startSmtpSink } from '../helpers/smtp-sink';
-import type { PublishedRecord } from '../unit/domains/dns-fixtures';
-import { publish } from '../unit/domains/dns-fixtures';
+import type { PublishedRecord } from '../helpers/dns-fixtures';
+import { publish } from '../helpers/dns-fixtures';
 
 const DOMAIN = 'example.com';
 

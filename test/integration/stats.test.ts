@@ -8,8 +8,8 @@ import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { addVerifiedDomain } from '../helpers/verified-domain';
-import type { FixtureAccount } from '../unit/stats/email-fixtures';
-import { insertEmail } from '../unit/stats/email-fixtures';
+import type { FixtureAccount } from '../helpers/email-fixtures';
+import { insertEmail } from '../helpers/email-fixtures';
 
 interface Overview {
   window: { days: number; from: string; to: string };

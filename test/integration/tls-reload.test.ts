@@ -18,8 +18,8 @@ import type { SmtpReply } from '../../src/mta/smtp-reply-reader';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { freePorts } from '../helpers/free-port';
-import type { MtaProcess } from './mta-harness';
-import { startMta } from './mta-harness';
+import type { MtaProcess } from '../helpers/mta-process';
+import { startMta } from '../helpers/mta-process';
 import { makeSelfSignedCert } from '../helpers/tls-cert';
 
 const HOSTNAME = 'mx.reload.test';

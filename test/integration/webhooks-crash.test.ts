@@ -7,10 +7,12 @@ import type { Db } from '../../src/db/connect';
 import { openDb } from '../../src/db/connect';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
-import type { Receiver } from './webhooks-harness';
-import { emit, READY_MARKER, startReceiver, verifySignature, waitUntil } from './webhooks-harness';
+import { waitUntil } from '../helpers/wait-until';
+import type { Receiver } from '../helpers/webhook-receiver';
+import { startReceiver, verifySignature } from '../helpers/webhook-receiver';
+import { emit, READY_MARKER } from '../helpers/webhook-worker';
 
-const HARNESS = path.join(__dirname, 'webhooks-harness.js');
+const WORKER_SCRIPT = path.join(__dirname, '..', 'helpers', 'webhook-worker.js');
 const EVENTS = 300;
 const KILLS = 4;
 
@@ -24,7 +26,7 @@ describe('webhook delivery across worker crashes', () => {
   let worker: ChildProcess | undefined;
 
   const spawnWorker = async (): Promise<ChildProcess> => {
-    const child = spawn(process.execPath, [HARNESS], {
+    const child = spawn(process.execPath, [WORKER_SCRIPT], {
       env: {
         ...app.env,
         WEBHOOK_ALLOW_PRIVATE: 'true',

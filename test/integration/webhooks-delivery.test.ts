@@ -2,8 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
-import type { Receiver, WebhookWorker } from './webhooks-harness';
-import { emit, startReceiver, startWebhookWorker, verifySignature, waitUntil } from './webhooks-harness';
+import { waitUntil } from '../helpers/wait-until';
+import type { Receiver } from '../helpers/webhook-receiver';
+import { startReceiver, verifySignature } from '../helpers/webhook-receiver';
+import type { WebhookWorker } from '../helpers/webhook-worker';
+import { emit, startWebhookWorker } from '../helpers/webhook-worker';
 
 interface Attempt {
   deliveryId: string;

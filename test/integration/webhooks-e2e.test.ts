@@ -1,14 +1,17 @@
 // The events of a real send reach a webhook: POST /v1/emails → worker → Haraka → SMTP sink
 // (one recipient refused) → delivery reports → outbox → webhook receiver. The appliance runs
-// whole; the webhook queue is served by the harness worker (the real handlers) in this process.
+// whole; the webhook queue is served by the real handlers in this process (test/helpers/webhook-worker.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Appliance } from '../helpers/appliance';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import type { SmtpSink } from '../helpers/smtp-sink';
-import type { Receiver, WebhookWorker } from './webhooks-harness';
-import { startReceiver, startWebhookWorker, verifySignature, waitUntil } from './webhooks-harness';
+import { waitUntil } from '../helpers/wait-until';
+import type { Receiver } from '../helpers/webhook-receiver';
+import { startReceiver, verifySignature } from '../helpers/webhook-receiver';
+import type { WebhookWorker } from '../helpers/webhook-worker';
+import { startWebhookWorker } from '../helpers/webhook-worker';
 
 const DOMAIN = 'shop.example.com';
 

@@ -4,8 +4,11 @@ import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
-import type { Receiver, WebhookWorker } from './webhooks-harness';
-import { emit, startReceiver, startWebhookWorker, verifySignature, waitUntil } from './webhooks-harness';
+import { waitUntil } from '../helpers/wait-until';
+import type { Receiver } from '../helpers/webhook-receiver';
+import { startReceiver, verifySignature } from '../helpers/webhook-receiver';
+import type { WebhookWorker } from '../helpers/webhook-worker';
+import { emit, startWebhookWorker } from '../helpers/webhook-worker';
 
 interface Attempt {
   succeeded: boolean;

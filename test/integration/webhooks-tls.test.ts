@@ -13,10 +13,12 @@ import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
-import { emit, READY_MARKER, verifySignature, waitUntil } from './webhooks-harness';
+import { waitUntil } from '../helpers/wait-until';
+import { verifySignature } from '../helpers/webhook-receiver';
+import { emit, READY_MARKER } from '../helpers/webhook-worker';
 import { makeSelfSignedCert } from '../helpers/tls-cert';
 
-const HARNESS = path.join(__dirname, 'webhooks-harness.js');
+const WORKER_SCRIPT = path.join(__dirname, '..', 'helpers', 'webhook-worker.js');
 
 function hasOpenssl(): boolean {
   try {
@@ -87,7 +89,7 @@ describe(
       ({ apiKey, userId } = await app.api.registerWithKey());
       db = openDb({ file: path.join(app.dataDir, 'mail.db') });
       // The test CA reaches the worker the way an operator's private CA would: NODE_EXTRA_CA_CERTS.
-      worker = spawn(process.execPath, [HARNESS], {
+      worker = spawn(process.execPath, [WORKER_SCRIPT], {
         env: {
           ...app.env,
           WEBHOOK_ALLOWED_CIDRS: '127.0.0.2',

@@ -15,7 +15,7 @@ import { startDnsServer } from '../helpers/dns-server';
 import type { SmtpSink } from '../helpers/smtp-sink';
 import { startSmtpSink } from '../helpers/smtp-sink';
 import { addVerifiedDomain } from '../helpers/verified-domain';
-import { compose, sendRaw, setReceiving, waitForInbound } from '../integration/inbound-harness';
+import { compose, sendRaw, setReceiving, waitForInbound } from '../helpers/inbound-mail';
 
 /** Every path under `dir` whose mode gives anything to group or others. */
 function exposed(dir: string): string[] {

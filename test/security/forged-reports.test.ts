@@ -14,7 +14,7 @@ import { applianceVerp } from '../helpers/appliance-verp';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import { addVerifiedDomain } from '../helpers/verified-domain';
-import { buildArf, buildDsn } from '../unit/bounces/intake-reports';
+import { buildArf, buildDsn } from '../helpers/intake-reports';
 
 const DOMAIN_A = 'a-shop.example.com';
 const DOMAIN_B = 'b-shop.example.com';

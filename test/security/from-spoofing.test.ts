@@ -18,7 +18,7 @@ import { dkimSignatureValue } from '../../src/mta/dkim-sign';
 import { originatorFieldsRefusal, parseSubmission } from '../../src/mta/submission-message';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
-import { SmtpClient } from '../integration/mta-harness';
+import { SmtpClient } from '../helpers/smtp-client';
 
 const SPOOF = 'ceo@bank.example, <news@a.example>';
 

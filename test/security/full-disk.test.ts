@@ -10,7 +10,7 @@ import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
 import type { Harness } from '../helpers/tmpfs-appliance';
 import { fill, startOnTmpfs, tmpfsSkipReason } from '../helpers/tmpfs-appliance';
-import { SmtpClient } from '../integration/mta-harness';
+import { SmtpClient } from '../helpers/smtp-client';
 
 const MiB = 1024 * 1024;
 const ATTACHMENT_BYTES = 700 * 1024;

@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { formatReply, reject } from '../../src/mta/smtp-verdict';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
-import { compose, sendRaw, setReceiving, waitForInbound } from '../integration/inbound-harness';
-import { SmtpClient } from '../integration/mta-harness';
+import { compose, sendRaw, setReceiving, waitForInbound } from '../helpers/inbound-mail';
+import { SmtpClient } from '../helpers/smtp-client';
 
 describe('verdict texts are bounded and one line', () => {
   it('clips an echoed value and keeps the reply within RFC 5321’s 512 octets', () => {

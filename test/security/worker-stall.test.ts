@@ -6,17 +6,16 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/connect';
-import { migrate, openDb } from '../../src/db/connect';
 import { enqueue } from '../../src/jobs/enqueue';
 import type { JobEffectsTable } from '../helpers/job-worker-process';
 import { CREATE_JOB_EFFECTS, READY_MARKER, TEST_QUEUE } from '../helpers/job-worker-process';
+import type { TestDb } from '../helpers/test-db';
+import { createTestDb } from '../helpers/test-db';
 
 const WORKER_SCRIPT = path.join(__dirname, '../helpers/job-worker-process.js');
 const STALL_LIMIT_MS = 1_000;
@@ -36,21 +35,16 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
 }
 
 void describe('worker stall watchdog (issue 17 finding 2)', () => {
-  let dir: string;
+  let t: TestDb;
   let file: string;
   let db: Db;
 
   before(async () => {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-stall-'));
-    file = path.join(dir, 'mail.db');
-    db = openDb({ file });
-    await migrate(db);
+    t = await createTestDb();
+    ({ db, file } = t);
     await sql.raw(CREATE_JOB_EFFECTS).execute(db);
   });
-  after(async () => {
-    await db.destroy();
-    await fs.rm(dir, { recursive: true, force: true });
-  });
+  after(async () => t.close());
 
   function startWorker(): Worker {
     const child = spawn(process.execPath, [WORKER_SCRIPT], {

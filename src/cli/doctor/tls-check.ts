@@ -25,7 +25,7 @@ export function evaluateTls(input: {
   const id = 'tls';
   const title = 'TLS certificate';
   const certbot =
-    'For a certificate clients trust, point TLS_CERT_FILE/TLS_KEY_FILE at e.g. certbot’s /etc/letsencrypt/live/<host>/fullchain.pem and privkey.pem; renewals are picked up without a restart (docs/mta.md).';
+    'For a certificate clients trust, point TLS_CERT_FILE/TLS_KEY_FILE at e.g. certbot’s /etc/letsencrypt/live/<host>/fullchain.pem and privkey.pem; renewals are picked up without a restart (docs/deployment.md).';
   const { pair } = input;
   if (pair === null)
     return result(id, title, 'ok', `self-signed, generated for ${input.mailHostname} at the first start`, [

@@ -6,9 +6,9 @@ import { sql } from 'kysely';
  *
  * Statistics read `email_daily_counts`, one row per (account, UTC day of creation,
  * current status), kept exact by triggers on `emails`. A GROUP BY over the emails
- * themselves costs ~1 s for a year of a million messages even on a covering index
- * (the scan and the temporary B-tree grow with the messages); the counts table makes
- * the overview O(days × statuses). Triggers, not application code, keep it in step:
+ * themselves grows with the messages even on a covering index (the scan and the
+ * temporary B-tree; bench/RESULTS.md, scale); the counts table makes the overview
+ * O(days × statuses). Triggers, not application code, keep it in step:
  * a status changes in several modules (send, outcomes, cancel, suspension) and a
  * missed path would skew the counts silently. Triggers have no portable DDL; a
  * PostgreSQL port needs the same three as plpgsql trigger functions.
@@ -24,7 +24,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // Quota sums (every send, the stats' usage, the volume-spike baseline over 7 days) read
   // sum(count) by (user_id, created_at): carrying `count` in the index spares a row lookup
-  // per ledger entry (7 days of a busy account: 177 ms → 3 ms at a million rows).
+  // per ledger entry, which dominates a busy account's 7-day sum at a million rows
+  // (bench/RESULTS.md, scale).
   await db.schema.dropIndex('quota_ledger_user').execute();
   await db.schema
     .createIndex('quota_ledger_user_count')

@@ -34,7 +34,7 @@ export interface EffectPlan {
  * | auto_reply              | unchanged  | auto_reply        | none          | auto_reply      |
  * | delivered               | unchanged  | delivery_report   | none          | delivery_report |
  *
- * Soft bounces never suppress (docs/bounces.md, "Intake and effects"): their reasons are
+ * Soft bounces never suppress (docs/bounces.md, "Effects"): their reasons are
  * a full or disabled mailbox that comes back, or a verdict on the sender or content,
  * which suppressing the recipient would not fix.
  */

@@ -27,10 +27,6 @@ export async function insertReport(db: Kysely<Database>, row: BounceReportRow): 
   return (res.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }
 
-export async function findReport(db: Kysely<Database>, sha256: string): Promise<BounceReportRow | undefined> {
-  return db.selectFrom('bounce_reports').selectAll().where('sha256', '=', sha256).executeTakeFirst();
-}
-
 /**
  * The message a tagged VERP address names, if it was sent from that domain (the tag
  * covers both, so anything else is a configuration fault, not a match).

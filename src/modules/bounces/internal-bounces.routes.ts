@@ -30,7 +30,10 @@ export function internalBounceRoutes(deps: ApiDeps): RouteGroup {
     },
     async (ctx) => {
       const body = await readRawBody(ctx, MAX_REPORT_BYTES);
-      if (body.length === 0) throw validationError('The request body must be the raw report');
+      if (body.length === 0)
+        throw validationError('The request body must be the raw report', {
+          fields: [{ field: '(body)', message: 'must be the raw report' }],
+        });
       const stored = await storeRawMessage(deps.config.dataDir, body);
       const job = await enqueueBounceReport(deps.db, {
         rawPath: stored.path,

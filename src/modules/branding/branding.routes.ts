@@ -131,6 +131,7 @@ export function publicBrandingRoutes(deps: ApiDeps): RouteGroup {
       path: '/:ownerId/logo',
       ids: { ownerId: 'usr' },
       auth: 'none',
+      anyQuery: true,
       operationId: 'publicLogo',
       summary: 'An account’s logo for mail clients (no token; ETag, 304 on If-None-Match)',
       otherResponses: { '304': { description: 'Not modified (ETag matched)' } },

@@ -7,7 +7,6 @@ const SELECTOR_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const SELECTOR_RANDOM = 6;
 
 /** `mr` + year and month of issue + 6 random base32 characters, e.g. `mr202507k3f9qx`. */
-export const SELECTOR_PATTERN = /^mr\d{6}[0-9a-z]{6}$/;
 export const SELECTOR_LENGTH = 2 + 6 + SELECTOR_RANDOM;
 
 /**

@@ -5,7 +5,8 @@ import type { ApiDeps } from '../../http/context';
 import { requireAuth } from '../../http/context';
 import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
-import { isAppError, validationError } from '../../shared/app-error';
+import { isAppError } from '../../shared/app-error';
+import { encodeCursor } from '../../shared/cursor';
 import { sha256Hex } from '../../shared/secrets';
 import { canonicalAddress } from './address';
 import { cancelEmail, getEmailView, listEmailViews } from './emails.usecases';
@@ -21,20 +22,6 @@ import { sendEmail } from './send-email';
  * are authenticated before a byte is read. A send without attachments is far smaller.
  */
 const AUTH_FIRST_BYTES = 64 * 1024;
-
-function encodeCursor(id: string): string {
-  return Buffer.from(JSON.stringify({ id })).toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { id?: unknown };
-    if (typeof parsed.id === 'string' && /^email_[0-9a-z]{26}$/.test(parsed.id)) return parsed.id;
-  } catch {
-    /* fall through */
-  }
-  throw validationError('cursor is not a cursor this API returned', { field: 'cursor' });
-}
 
 function setQuotaHeaders(ctx: Koa.Context, usage: QuotaUsage): void {
   ctx.set('X-RateLimit-Limit', String(usage.hour.limit));
@@ -140,9 +127,8 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       query: listEmailsQuery,
       ok: { status: 200, schema: 'EmailPage', description: 'A page of messages (no events)' },
     },
-    async (ctx) => {
+    async (ctx, q) => {
       const { userId } = requireAuth(ctx);
-      const q = validate(listEmailsQuery, ctx.query);
       const page = await listEmailViews({
         db: deps.db,
         userId,
@@ -151,7 +137,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
           status: q.status,
           domainId: q.domainId,
           recipient: q.recipient === undefined ? undefined : canonicalAddress(q.recipient.trim()),
-          beforeId: q.cursor === undefined ? undefined : decodeCursor(q.cursor),
+          beforeId: q.cursor,
           limit: q.limit,
         },
       });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_STATUSES } from '../../db/schema';
+import { cursorParam } from '../../shared/cursor';
 import { hasControlChars } from '../../shared/text';
 
 const MAX_ATTACHMENTS = 10;
@@ -190,5 +191,5 @@ export const listEmailsQuery = z.strictObject({
   domainId: z.string().max(64).optional(),
   recipient: z.string().max(254).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
-  cursor: z.string().max(200).optional(),
+  cursor: cursorParam('email').optional(),
 });

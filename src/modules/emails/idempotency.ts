@@ -14,7 +14,7 @@ export function checkIdempotencyKey(key: string | undefined): string | undefined
   if (key === undefined || key === '') return undefined;
   if (key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
     throw validationError('Idempotency-Key must be 1-255 visible ASCII characters', {
-      field: 'Idempotency-Key',
+      fields: [{ field: 'header.Idempotency-Key', message: 'must be 1-255 visible ASCII characters' }],
     });
   }
   return key;

@@ -2,9 +2,10 @@ import type * as Mailauth from 'mailauth';
 import type { DNSResolver } from 'mailauth';
 
 /**
- * mailauth (with its BIMI, VMC and HTTP-client dependencies, ~12 MB of heap) is loaded
- * with the first received message, so a worker of an appliance that receives no mail
- * never holds it (docs/architecture.md: Memory).
+ * mailauth (with its BIMI, VMC and HTTP-client dependencies, a sizeable share of the
+ * worker's heap: bench/RESULTS.md, memory) is loaded with the first received message,
+ * so a worker of an appliance that receives no mail never holds it
+ * (docs/internals/architecture.md: Memory).
  */
 let mailauth: Promise<typeof Mailauth> | undefined;
 

@@ -1,8 +1,8 @@
-import { readBody, validate } from '../../http/body';
+import { readBody } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
-import { validationError } from '../../shared/app-error';
+import { encodeCursor } from '../../shared/cursor';
 import { contentDisposition, safeContentType } from './inbound-view';
 import { listInboundQuery, patchInboundBody } from './inbound.schemas';
 import {
@@ -13,20 +13,6 @@ import {
   markInbound,
   openInbound,
 } from './inbound.usecases';
-
-function encodeCursor(id: string): string {
-  return Buffer.from(JSON.stringify({ id })).toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { id?: unknown };
-    if (typeof parsed.id === 'string' && /^inb_[0-9a-z]{26}$/.test(parsed.id)) return parsed.id;
-  } catch {
-    /* fall through */
-  }
-  throw validationError('cursor is not a cursor this API returned', { field: 'cursor' });
-}
 
 /** `/v1/inbound`: received mail of the calling account (spec: Inbound mail). */
 export function inboundRoutes(deps: ApiDeps): RouteGroup {
@@ -42,9 +28,8 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
       query: listInboundQuery,
       ok: { status: 200, schema: 'InboundPage', description: 'A page of message summaries' },
     },
-    async (ctx) => {
+    async (ctx, q) => {
       const { userId } = requireAuth(ctx);
-      const q = validate(listInboundQuery, ctx.query);
       const page = await listInboundViews({
         db: deps.db,
         query: {
@@ -52,7 +37,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
           unread: q.unread === 'true',
           domainId: q.domainId,
           search: q.search?.trim(),
-          beforeId: q.cursor === undefined ? undefined : decodeCursor(q.cursor),
+          beforeId: q.cursor,
           limit: q.limit,
         },
       });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { validate } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
@@ -27,9 +26,8 @@ export function statsRoutes(deps: ApiDeps): RouteGroup {
       query: overviewQuery,
       ok: { status: 200, schema: 'StatsOverview', description: 'Overview' },
     },
-    async (ctx) => {
+    async (ctx, { days }) => {
       const { userId } = requireAuth(ctx);
-      const { days } = validate(overviewQuery, ctx.query);
       ctx.body = await getOverview({ db: deps.db, config: deps.config, userId, days });
     },
   );
@@ -45,7 +43,6 @@ export function statsRoutes(deps: ApiDeps): RouteGroup {
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
-      validate(z.strictObject({}), ctx.query);
       ctx.body = await accountHealthSignals({ db: deps.db, userId });
     },
   );

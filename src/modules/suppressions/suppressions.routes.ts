@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { readBody, validate } from '../../http/body';
+import { readBody } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
+import { idCursorParam } from '../../shared/cursor';
 import { hasControlChars } from '../../shared/text';
 import { parseAddress } from '../emails/address';
 import { listSuppressions } from './suppressions.repository';
@@ -37,7 +38,7 @@ export const listQuery = z.strictObject({
   email: address.optional(),
   type: z.enum(TYPES).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
-  cursor: z.string().max(100).optional(),
+  cursor: idCursorParam('sup').optional(),
 });
 
 /** `/v1/suppressions`: the account's suppression list. */
@@ -54,9 +55,8 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       query: listQuery,
       ok: { status: 200, schema: 'SuppressionPage', description: 'A page of suppressions' },
     },
-    async (ctx) => {
+    async (ctx, q) => {
       const { userId } = requireAuth(ctx);
-      const q = validate(listQuery, ctx.query);
       const rows = await listSuppressions(deps.db, {
         userId,
         email: q.email,

@@ -4,7 +4,7 @@ import type { BounceResult } from '../../../src/modules/bounces/bounce-result';
 import { readReport } from '../../../src/modules/bounces/classify-report';
 import { isPermanent, mapResults, messageCandidates } from '../../../src/modules/bounces/intake-match';
 import { verpAddress, verpKey } from '../../../src/modules/emails/verp-address';
-import { buildArf, buildDsn } from './intake-reports';
+import { buildArf, buildDsn } from '../../helpers/intake-reports';
 
 const ID = 'email_01hq3z9y8x7w6v5t4s3r2q1p0n';
 const OTHER = 'email_01hq3z9y8x7w6v5t4s3r2q1p0m';

@@ -5,12 +5,12 @@ import type { EmailStatus } from '../../../src/db/schema';
 import type { ReportOutcome } from '../../../src/modules/bounces/bounce-job';
 import { processReport } from '../../../src/modules/bounces/bounce-job';
 import type { BounceJobPayload } from '../../../src/modules/bounces/intake-payload';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
-import type { FixtureAccount } from '../stats/email-fixtures';
-import { insertEmail, seedAccount } from '../stats/email-fixtures';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
+import type { Account } from '../../helpers/email-fixtures';
+import { insertAccount, insertEmail } from '../../helpers/email-fixtures';
 import { verpAddress, verpKey } from '../../../src/modules/emails/verp-address';
-import { buildArf, buildDsn } from './intake-reports';
+import { buildArf, buildDsn } from '../../helpers/intake-reports';
 
 const AT = '2024-01-01T00:00:00.000Z';
 const KEY = verpKey('intake-process-test-secret-0123456789abc');
@@ -30,16 +30,17 @@ function payload(rcptTo: string[] = []): BounceJobPayload {
 
 describe('processReport', () => {
   let t: TestDb;
-  let account: FixtureAccount;
+  let account: Account;
 
   before(async () => {
     t = await createTestDb();
-    account = await seedAccount(t.db);
+    account = await insertAccount(t.db, { domain: 'example.test' });
   });
   after(async () => t.close());
 
   async function message(status: EmailStatus, addresses = ['a@dest.test']): Promise<string> {
     return insertEmail(t.db, account, {
+      queuedEvent: false,
       status,
       createdAt: AT,
       recipients: addresses.map((address) => ({ address, status })),
@@ -178,7 +179,7 @@ describe('processReport', () => {
         recipient: 'b@dest.test',
         messageId: '<unknown@x.test>',
       }),
-      [verpAddress(id, `${account.userId.slice(4)}.example.test`, KEY)],
+      [verpAddress(id, account.domain, KEY)],
     );
     assert.equal(out.kind === 'matched' && out.matchedBy, 'verp');
     const s = await state(id);

@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { Writable } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../../src/db/connect';
-import { migrate, openDb } from '../../../src/db/connect';
 import { insertUser } from '../../../src/modules/accounts/accounts.repository';
 import type { Actor } from '../../../src/modules/audit/audit.repository';
 import { listAudit } from '../../../src/modules/audit/audit.repository';
@@ -18,11 +13,13 @@ import {
 import type { DomainHosts, DomainView } from '../../../src/modules/domains/domains.usecases';
 import { createDomain, getDomain, verifyDomain } from '../../../src/modules/domains/domains.usecases';
 import { createDnsResolver } from '../../../src/shared/dns-resolver';
-import { createLogger } from '../../../src/shared/logger';
 import { createSealer } from '../../../src/shared/seal';
+import { captureLog } from '../../helpers/capture-log';
 import type { FakeDns } from '../../helpers/dns-server';
 import { startDnsServer } from '../../helpers/dns-server';
-import { publish, recordOf } from './dns-fixtures';
+import { publish, recordOf } from '../../helpers/dns-fixtures';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 const hosts: DomainHosts = {
   mailHostname: 'mail.mailroom.net',
@@ -35,28 +32,18 @@ const actor: Actor = { type: 'user', id: null, ip: '127.0.0.1', userAgent: 'test
 const HOUR = 3_600_000;
 
 describe('periodic DNS re-check (real database, fake DNS)', () => {
-  let dir: string;
+  let t: TestDb;
   let db: Db;
   let dns: FakeDns;
   let userId: string;
-  const lines: Record<string, unknown>[] = [];
-  const log = createLogger({
-    process: 'test',
-    destination: new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        cb();
-      },
-    }),
-  });
+  const { logger: log, lines } = captureLog({ level: 'info' });
   const sealer = createSealer({ secretKey: 's'.repeat(40) });
   let clock = Date.now();
   let deps: Parameters<typeof recheckDomains>[0];
 
   before(async () => {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-domains-'));
-    db = openDb({ file: path.join(dir, 'mail.db') });
-    await migrate(db);
+    t = await createTestDb();
+    db = t.db;
     dns = await startDnsServer();
     const dnsResolver = createDnsResolver({
       servers: [{ host: dns.host, port: dns.port }],
@@ -71,8 +58,7 @@ describe('periodic DNS re-check (real database, fake DNS)', () => {
   });
   after(async () => {
     await dns.close();
-    await db.destroy();
-    await fs.rm(dir, { recursive: true, force: true });
+    await t.close();
   });
   beforeEach(async () => {
     // Each test starts from no domains, so one test's verified domains are not due in the next.

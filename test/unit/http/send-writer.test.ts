@@ -12,7 +12,7 @@ import { parseMailbox } from '../../../src/modules/emails/address';
 import { invalidRecipient } from '../../../src/modules/emails/emails.errors';
 import { isAppError } from '../../../src/shared/app-error';
 import { newId } from '../../../src/shared/ids';
-import { seedAccount } from '../stats/email-fixtures';
+import { insertAccount } from '../../helpers/email-fixtures';
 import type { UserRow } from '../../../src/modules/accounts/accounts.repository';
 
 const config = {
@@ -27,7 +27,7 @@ async function fixture(): Promise<{ db: Db; file: string; user: UserRow; domain:
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-sw-')), 'mail.db');
   const db = openDb({ file });
   await migrate(db);
-  const account = await seedAccount(db, at);
+  const account = await insertAccount(db, { createdAt: at });
   await db.updateTable('users').set({ emails_per_hour: 3 }).where('id', '=', account.userId).execute();
   const user = await db
     .selectFrom('users')

@@ -6,8 +6,8 @@ import { claim, LEASE_EXPIRED_ERROR } from '../../../src/jobs/claim';
 import { complete } from '../../../src/jobs/complete';
 import { enqueue } from '../../../src/jobs/enqueue';
 import type { ClaimerInput } from './concurrent-claimer';
-import type { TestDb } from './job-test-db';
-import { createTestDb } from './job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 const at = (ms: number): Date => new Date(Date.now() + ms);
 

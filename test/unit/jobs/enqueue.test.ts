@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { claim } from '../../../src/jobs/claim';
 import { DEFAULT_MAX_ATTEMPTS, enqueue } from '../../../src/jobs/enqueue';
-import type { TestDb } from './job-test-db';
-import { createTestDb } from './job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 const OWNER = 'test-owner';
 

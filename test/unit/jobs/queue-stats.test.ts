@@ -5,8 +5,8 @@ import { complete } from '../../../src/jobs/complete';
 import { enqueue } from '../../../src/jobs/enqueue';
 import { oldestQueuedAgeMs, queueDepths } from '../../../src/jobs/queue-stats';
 import { QUEUES } from '../../../src/jobs/queues';
-import type { TestDb } from './job-test-db';
-import { createTestDb } from './job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 void describe('queue statistics', () => {
   let t: TestDb;

@@ -6,8 +6,8 @@ import { complete } from '../../../src/jobs/complete';
 import { enqueue } from '../../../src/jobs/enqueue';
 import { extendLease } from '../../../src/jobs/extend-lease';
 import { describeError, fail } from '../../../src/jobs/fail';
-import type { TestDb } from './job-test-db';
-import { createTestDb } from './job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 const at = (ms: number): Date => new Date(Date.now() + ms);
 const POLICY = { baseMs: 1_000, maxMs: 60_000, jitter: 0.25 };

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { MtaOutcomePayload } from '../../../src/modules/emails/mta-outcome';
 import { parseMtaOutcome } from '../../../src/modules/emails/mta-outcome';
 import { outcomeDedupeKey, outcomeRecorder, recordOutcomes } from '../../../src/mta/outcome-jobs';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 const base: MtaOutcomePayload = {
   emailId: 'email_0000000000000000000000000a',

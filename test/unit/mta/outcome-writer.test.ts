@@ -12,8 +12,8 @@ import {
   threadedIntakeCommit,
   threadedOutcomeRecorder,
 } from '../../../src/mta/outcome-writer';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 const base: MtaOutcomePayload = {
   emailId: 'email_0000000000000000000000000b',

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ReceivingHost, ReceivingView } from '../../../src/mta/rcpt-verdict';
-import { EMPTY_RECEIVING_VIEW, rcptVerdict } from '../../../src/mta/rcpt-verdict';
+import { rcptVerdict } from '../../../src/mta/rcpt-verdict';
 import { formatReply } from '../../../src/mta/smtp-verdict';
+
+/** No receiving domain: every recipient is refused. */
+const EMPTY_RECEIVING_VIEW: ReceivingView = { host: () => undefined };
 
 function viewOf(hosts: Record<string, string[]>): ReceivingView {
   const map = new Map<string, ReceivingHost>(

@@ -7,8 +7,8 @@ import { createDomain } from '../../../src/modules/domains/domains.usecases';
 import { createSigningKeys } from '../../../src/mta/signing-keys';
 import { newId } from '../../../src/shared/ids';
 import { createSealer } from '../../../src/shared/seal';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 const SECRET = 'signing-keys-test-secret-0123456789abcdef';
 const hosts = {

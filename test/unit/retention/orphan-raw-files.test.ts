@@ -17,8 +17,8 @@ import { sweepOrphanRawFiles } from '../../../src/modules/retention/orphan-raw-f
 import { runRetention } from '../../../src/modules/retention/retention.jobs';
 import { isoNow } from '../../../src/shared/clock';
 import { newId } from '../../../src/shared/ids';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../../src/db/connect';
 import {
@@ -9,11 +8,11 @@ import {
   scheduleRetention,
   seedRetentionSchedule,
 } from '../../../src/modules/retention/retention.jobs';
-import { createLogger } from '../../../src/shared/logger';
 import { createHandlers, seedSchedules } from '../../../src/worker/handlers';
 import { loadConfig } from '../../../src/config';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
+import { captureLog } from '../../helpers/capture-log';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 describe('retention schedule (real database)', () => {
   let t: TestDb;
@@ -59,16 +58,7 @@ describe('retention schedule (real database)', () => {
   });
 
   it('a run chains the next slot first, then logs retention_swept with its counts', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: new Writable({
-        write(chunk: Buffer, _enc, cb) {
-          lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-          cb();
-        },
-      }),
-    });
+    const { logger, lines } = captureLog({ level: 'info' });
     const handler = createRetentionHandler({
       db,
       config: {

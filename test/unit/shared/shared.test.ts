@@ -79,7 +79,7 @@ describe('shared', () => {
   });
 
   it('app errors are recognised by brand', () => {
-    const err = validationError('bad', { field: 'x' });
+    const err = validationError('bad', { fields: [{ field: 'x', message: 'bad' }] });
     assert.equal(isAppError(err), true);
     assert.equal(err.status, 422);
     assert.equal(isAppError(new Error('x')), false);

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { dailyCounts } from '../../../src/modules/stats/stats.repository';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
-import { insertEmail, seedAccount } from './email-fixtures';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
+import { insertAccount, insertEmail } from '../../helpers/email-fixtures';
 
 describe('email_daily_counts (kept by triggers on emails)', () => {
   let t: TestDb;
@@ -23,8 +23,8 @@ describe('email_daily_counts (kept by triggers on emails)', () => {
   }
 
   it('follows inserts, status changes and deletes exactly', async () => {
-    const account = await seedAccount(t.db);
-    const other = await seedAccount(t.db);
+    const account = await insertAccount(t.db);
+    const other = await insertAccount(t.db);
     const ids: string[] = [];
     for (const [createdAt, status] of [
       ['2025-01-01T23:59:59.999Z', 'queued'],

@@ -19,7 +19,7 @@ import { findBranding, findPublicLogo } from '../../../src/modules/branding/bran
 import { accountUsage } from '../../../src/modules/emails/quota';
 import { dailyCounts, emailsCreatedSince } from '../../../src/modules/stats/stats.repository';
 import { countFailedAttemptsSince } from '../../../src/modules/webhooks/webhooks.repository';
-import { insertEmail, seedAccount } from './email-fixtures';
+import { insertAccount, insertEmail } from '../../helpers/email-fixtures';
 
 /** Tables that grow with mail; `users` and `account_branding` have a row per account and may be scanned. */
 const LARGE = [
@@ -64,7 +64,7 @@ describe('query plans of the governance reads', () => {
   }
 
   it('scans no large table', async () => {
-    const account = await seedAccount(db);
+    const account = await insertAccount(db);
     const now = new Date();
     for (let i = 0; i < 20; i++) {
       await insertEmail(db, account, {

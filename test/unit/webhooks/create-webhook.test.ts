@@ -18,8 +18,8 @@ import {
 import { createSealer } from '../../../src/shared/seal';
 import type { FakeDns } from '../../helpers/dns-server';
 import { startDnsServer } from '../../helpers/dns-server';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 const actor: Actor = { type: 'user', id: null, ip: '127.0.0.1', userAgent: 'test' };
 

@@ -15,8 +15,8 @@ import {
 import { insertWebhook } from '../../../src/modules/webhooks/webhooks.repository';
 import { isoNow } from '../../../src/shared/clock';
 import { newId } from '../../../src/shared/ids';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 describe('webhook fan-out from the outbox (real database)', () => {
   let t: TestDb;

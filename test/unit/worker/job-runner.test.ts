@@ -7,8 +7,8 @@ import { createLogger } from '../../../src/shared/logger';
 import type { HandlerJob, HandlerRegistry } from '../../../src/worker/job-handler';
 import { PermanentJobError } from '../../../src/worker/job-handler';
 import { JobRunner } from '../../../src/worker/job-runner';
-import type { TestDb } from '../jobs/job-test-db';
-import { createTestDb } from '../jobs/job-test-db';
+import type { TestDb } from '../../helpers/test-db';
+import { createTestDb } from '../../helpers/test-db';
 
 type LogLine = Record<string, unknown> & { event?: string };
 const FAST = { baseMs: 10, maxMs: 10, jitter: 0 };

@@ -1,4 +1,4 @@
-import type { FakeDns } from '../../helpers/dns-server';
+import type { FakeDns } from './dns-server';
 
 /** A record as the API returns it (docs/domains.md). */
 export interface PublishedRecord {

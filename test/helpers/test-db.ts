@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Db } from '../../../src/db/connect';
-import { migrate, openDb } from '../../../src/db/connect';
+import type { Db } from '../../src/db/connect';
+import { migrate, openDb } from '../../src/db/connect';
 
 export interface TestDb {
   readonly db: Db;

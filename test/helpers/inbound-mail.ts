@@ -2,8 +2,8 @@
 import crypto from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import nodemailer from 'nodemailer';
-import type { Appliance } from '../helpers/appliance';
-import type { FakeDns } from '../helpers/dns-server';
+import type { Appliance } from './appliance';
+import type { FakeDns } from './dns-server';
 
 /** A message as nodemailer builds it, ending in CRLF (what the client then sends, byte for byte). */
 export async function compose(options: ConstructorParameters<typeof MailComposer>[0]): Promise<Buffer> {
