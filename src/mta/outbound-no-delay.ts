@@ -2,8 +2,8 @@
  * Turns off Nagle's algorithm on Haraka's outbound SMTP connections (issue 18 item 11).
  * With PIPELINING, Haraka's outbound client writes MAIL FROM and RCPT TO (and the end of
  * DATA) as separate small writes; Nagle holds the second until the first is acknowledged,
- * and the receiving stack delays that ACK (~40 ms on Linux). Measured on loopback: 43–46 ms
- * of every relay from hand-off to the sink's 250, 3 ms without (bench --only latency).
+ * and the receiving stack delays that ACK (up to 40 ms on Linux), on every relayed message
+ * (the latency scenario's hand-off → sink stage; figures in bench/README.md, bench/RESULTS.md).
  * Haraka 3.3.4 offers no option for it: its sockets come from outbound/client_pool.js
  * `get_client`, which hmail.js calls through the module object, so wrapping that export
  * reaches every connection; the real socket is the pluggable stream's `targetsocket`
