@@ -39,6 +39,68 @@ export default tseslint.config(
     },
   },
   {
+    // STYLE.md conventions 2 and 8: only src/config reads the environment (a setting goes in its
+    // table, with its doc); output goes through the logger. bench/, test/ and scripts may print.
+    files: ['src/**/*.ts', 'plugins/**/*.ts'],
+    ignores: ['src/config/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Only src/config reads process.env: add a setting to src/config/config-table.ts.',
+        },
+      ],
+      'no-console': 'error',
+    },
+  },
+  {
+    // Layers point one way (issue 18 item 2, STYLE.md convention 11): src/http, src/worker and
+    // src/mta import modules, never the reverse. A module's routes file may use the surface src/http
+    // offers route declarations: route.ts, body.ts, context.ts, authenticate.ts and the per-route
+    // limiter (rate-limit.ts, rate-limiter.ts); everything else there (app, server, error and
+    // metrics middleware, OpenAPI assembly, the send writer) is internal. Contracts a module needs
+    // from below (job handlers, payloads) live in src/jobs or in the owning module.
+    files: ['src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(worker|mta)(/|$)',
+              message:
+                'Modules never import src/worker or src/mta: move the contract into src/jobs or the module.',
+            },
+            {
+              regex: '(^|/)http/(?!(route|body|context|authenticate|rate-limit|rate-limiter)$)',
+              message:
+                'Modules import only the route surface of src/http (route, body, context, authenticate, rate-limit).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The foundations (config, db, jobs, shared) sit below every module and process.
+    files: ['src/config/**/*.ts', 'src/db/**/*.ts', 'src/jobs/**/*.ts', 'src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(modules|http|worker|mta)(/|$)',
+              message: 'src/config, src/db, src/jobs and src/shared import no module and no process layer.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -152,7 +152,8 @@ export class Supervisor {
       process.execPath,
       [...CHILD_NODE_FLAGS, ...PROCESS_NODE_FLAGS[slot.name], ENTRY[slot.name]],
       {
-        env: this.options.env ?? process.env,
+        // Undefined: spawn passes this process's environment on.
+        env: this.options.env,
         // Every child gets an IPC channel: the mta reports readiness over it (see
         // start()), the api its work signals for the worker (relayWork), and each child stops when it closes, i.e. when this supervisor
         // died without stopping them (src/shared/parent-watch.ts, mailroom-process).

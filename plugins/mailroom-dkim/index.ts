@@ -12,7 +12,7 @@
  *   a failure here marks the message (UNSIGNED_NOTE) and mailroom-outbound refuses
  *   to route it.
  */
-import { emailIdFromVerp } from '../../src/modules/emails/mta-outcome';
+import { emailIdFromVerp } from '../../src/modules/delivery/mta-outcome';
 import { dkimSignatureValue } from '../../src/mta/dkim-sign';
 import { mtaSigningKeys } from '../../src/mta/mta-runtime';
 import { UNSIGNED_NOTE, keepSigningKey, takeSigningKey } from '../../src/mta/signing-state';

@@ -20,8 +20,8 @@
  */
 import { createRequire } from 'node:module';
 import constants from 'haraka-constants';
-import { emailIdFromVerp } from '../../src/modules/emails/mta-outcome';
-import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
+import { emailIdFromVerp } from '../../src/modules/delivery/mta-outcome';
+import type { MtaOutcomePayload } from '../../src/modules/delivery/mta-outcome';
 import type { DeliveryEvent, RecipientReport } from '../../src/mta/delivery-outcome';
 import { deliveryOutcomes } from '../../src/mta/delivery-outcome';
 import { mtaOutboundGuard } from '../../src/mta/mta-runtime';

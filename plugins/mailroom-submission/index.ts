@@ -15,7 +15,7 @@
 import constants from 'haraka-constants';
 import { authenticateApiKey } from '../../src/modules/api-keys/api-keys.usecases';
 import { recordAudit } from '../../src/modules/audit/audit.repository';
-import { submitMessage } from '../../src/modules/emails/submit-message';
+import { submitMessage } from '../../src/modules/sending/submit-message';
 import { loadConfig } from '../../src/config';
 import type { AppConfig } from '../../src/config';
 import { mtaDb } from '../../src/mta/mta-runtime';

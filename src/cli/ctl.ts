@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig, parseConfig, sqlitePath, configTable } from '../config';
+import { configTable, invokingUser, loadConfig, parseConfig, sqlitePath } from '../config';
 import type { Db } from '../db/connect';
 import { migrate, openDb } from '../db/connect';
 import { listUsers } from '../modules/accounts/accounts.repository';
@@ -39,7 +39,7 @@ ${DOCTOR_USAGE}
 
 const operator: Actor = {
   type: 'operator',
-  id: `cli:${process.env.USER ?? 'unknown'}`,
+  id: `cli:${invokingUser() ?? 'unknown'}`,
   ip: null,
   userAgent: 'mailroom-ctl',
 };

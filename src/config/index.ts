@@ -2,3 +2,4 @@ export type { AppConfig, ConfigProblem, SecretKeySource } from './load-config';
 export { ConfigError, loadConfig, parseConfig, resolveSecretKey, sqlitePath } from './load-config';
 export type { Config, ConfigKey } from './config-table';
 export { configTable } from './config-table';
+export { invokingUser, processEnv } from './process-env';

@@ -5,7 +5,7 @@ import { apiKeyRoutes } from '../modules/api-keys/api-keys.routes';
 import { internalBounceRoutes } from '../modules/bounces/internal-bounces.routes';
 import { brandingRoutes, publicBrandingRoutes } from '../modules/branding/branding.routes';
 import { domainRoutes } from '../modules/domains/domains.routes';
-import { emailRoutes } from '../modules/emails/emails.routes';
+import { emailRoutes } from '../modules/sending/emails.routes';
 import { inboundRoutes } from '../modules/inbound/inbound.routes';
 import { settingsRoutes } from '../modules/settings/settings.routes';
 import { statsRoutes } from '../modules/stats/stats.routes';

@@ -5,7 +5,7 @@ import type { WriteBatcher } from '../db/write-batcher';
 import type { UserRow } from '../modules/accounts/accounts.repository';
 import type { SessionSigner } from '../modules/accounts/sessions';
 import type { Actor } from '../modules/audit/audit.repository';
-import type { SendCommitter } from '../modules/emails/api-send';
+import type { SendCommitter } from '../modules/sending/api-send';
 import type { Logger } from '../shared/logger';
 
 export interface AuthState {

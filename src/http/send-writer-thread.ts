@@ -1,8 +1,8 @@
 import { workerData } from 'node:worker_threads';
 import { openDb } from '../db/connect';
 import { WriteBatcher } from '../db/write-batcher';
-import type { ApiSend } from '../modules/emails/api-send';
-import { commitApiSend, errorToWire } from '../modules/emails/api-send';
+import type { ApiSend } from '../modules/sending/api-send';
+import { commitApiSend, errorToWire } from '../modules/sending/api-send';
 import { serveThreadCalls } from '../shared/thread-call';
 import type { SendWriterData } from './send-writer';
 

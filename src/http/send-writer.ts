@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { ApiSend, Committed, SendCommitter, WireError } from '../modules/emails/api-send';
-import { errorFromWire } from '../modules/emails/api-send';
-import type { CommitDeps } from '../modules/emails/commit-message';
+import type { ApiSend, Committed, SendCommitter, WireError } from '../modules/sending/api-send';
+import { errorFromWire } from '../modules/sending/api-send';
+import type { CommitDeps } from '../modules/sending/commit-message';
 import { emailQueueFailed } from '../modules/emails/emails.errors';
 import { AppError } from '../shared/app-error';
 import { ThreadClient } from '../shared/thread-call';

@@ -1,4 +1,4 @@
-import type { MtaOutcomeKind, MtaOutcomePayload } from '../modules/emails/mta-outcome';
+import type { MtaOutcomeKind, MtaOutcomePayload } from '../modules/delivery/mta-outcome';
 
 /**
  * Classification of Haraka's delivery hooks into per-recipient outcomes

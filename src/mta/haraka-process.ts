@@ -218,6 +218,7 @@ export function runHarakaInProcess(
 ): HarakaInProcess {
   const log = logger.child({ module: 'haraka' });
   // Read by haraka-config and server.js when they are first required, so set before.
+  // eslint-disable-next-line no-restricted-properties -- a write for Haraka, not a setting we read
   process.env.HARAKA = harakaDir;
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded on demand, after HARAKA is set */
   const harakaLogger = require('Haraka/logger') as HarakaLogger;
@@ -241,10 +242,12 @@ export function runHarakaInProcess(
         if (mapped !== undefined) log[mapped.level](mapped.fields, mapped.msg);
       }
     };
+  /* eslint-disable no-console -- redirecting the console to our logger, not printing */
   console.log = toLog('stdout');
   console.info = toLog('stdout');
   console.warn = toLog('stderr');
   console.error = toLog('stderr');
+  /* eslint-enable no-console */
   const server = require('Haraka/server') as HarakaServer;
   const version = (require('Haraka/package.json') as { version: string }).version;
   /* eslint-enable @typescript-eslint/no-require-imports */

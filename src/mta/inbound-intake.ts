@@ -3,39 +3,11 @@ import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { enqueue } from '../jobs';
+import type { BounceJobPayload } from '../modules/bounces/intake-payload';
+import type { InboundEnvelope, InboundIntakePayload, RawRef } from '../modules/inbound/intake-payload';
 import type { StoredRaw } from '../modules/inbound/raw-store';
 import { deleteRawMessage, storeRawMessage } from '../modules/inbound/raw-store';
 import type { InboundRoute } from './rcpt-verdict';
-
-/** The SMTP envelope of an accepted transaction. */
-export interface InboundEnvelope {
-  /** MAIL FROM address; '' for the null sender (DSNs). */
-  readonly mailFrom: string;
-  readonly remoteIp: string | null;
-  readonly helo: string | null;
-  /** RFC 3339: when the message was accepted. */
-  readonly receivedAt: string;
-}
-
-interface RawRef {
-  readonly rawPath: string;
-  readonly sha256: string;
-  readonly size: number;
-}
-
-/** `bounce-processing` job from the MX (contract with modules/bounces). */
-export interface BounceIntakePayload extends RawRef, InboundEnvelope {
-  /** The recipients at return-path hosts. */
-  readonly rcptTo: string[];
-}
-
-/** `inbound-processing` job: one per (message, receiving domain). */
-export interface InboundIntakePayload extends RawRef, InboundEnvelope {
-  /** The recipients at this domain's receiving host. */
-  readonly rcptTo: string[];
-  readonly domainId: string;
-  readonly userId: string;
-}
 
 export interface RoutedRecipient {
   readonly address: string;
@@ -78,7 +50,7 @@ export function planIntake(recipients: readonly RoutedRecipient[]): IntakeGroup[
 export type IntakeJob =
   | {
       readonly queue: 'bounce-processing';
-      readonly payload: BounceIntakePayload;
+      readonly payload: BounceJobPayload;
       readonly dedupeKey: string;
     }
   | {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { verifiedVerp } from '../modules/emails/verp-address';
+import { verifiedVerp } from '../modules/delivery/verp-address';
 import { clip } from '../shared/text';
 import type { Listener } from './listeners';
 import { isLoopback } from './listeners';
@@ -9,7 +9,7 @@ import { accept, reject } from './smtp-verdict';
 /**
  * The loopback injection listener: the worker hands over outbound mail here,
  * authenticated with the credential derived from SECRET_KEY
- * (src/mta/inject-credential.ts). AUTH PLAIN without TLS is acceptable only
+ * (src/modules/delivery/inject-credential.ts). AUTH PLAIN without TLS is acceptable only
  * because the bytes never leave the host: it is offered on this listener and to
  * loopback peers only, never on the public MX.
  */
@@ -43,7 +43,7 @@ export function authRequiredVerdict(): SmtpVerdict {
 /**
  * MAIL FROM on the injection listener: only an authenticated worker, and only
  * with a VERP envelope sender whose tag verifies (`bounce+<email_id>.<tag>@bounce.<domain>`,
- * src/modules/emails/verp-address.ts). Everything the MTA relays must be traceable
+ * src/modules/delivery/verp-address.ts). Everything the MTA relays must be traceable
  * to an email row: that is how its DKIM key is found (mailroom-dkim refuses an
  * unknown email id at end of data) and its delivery outcomes are recorded. The tag
  * key is asked for only once the session is authenticated. Undefined: no objection.

@@ -8,8 +8,8 @@ import type { StorageGuard } from '../shared/disk-space';
 import { storageGuardFor } from '../shared/disk-space';
 import { createSealer } from '../shared/seal';
 import type { IntakeCommit } from './inbound-intake';
-import { verpKey } from '../modules/emails/verp-address';
-import { injectCredential } from './inject-credential';
+import { verpKey } from '../modules/delivery/verp-address';
+import { injectCredential } from '../modules/delivery/inject-credential';
 import { closeSharedWriterThread, threadedIntakeCommit } from './outcome-writer';
 import type { SigningKeys } from './signing-keys';
 import { createSigningKeys } from './signing-keys';
@@ -42,7 +42,7 @@ export function expectedInjectCredential(): { user: string; pass: string } {
   return injectCredential(runtimeConfig().secretKey);
 }
 
-/** The key of the VERP senders' tags (src/modules/emails/verp-address.ts), as the worker derives it. */
+/** The key of the VERP senders' tags (src/modules/delivery/verp-address.ts), as the worker derives it. */
 export function mtaVerpKey(): Buffer {
   return verpKey(runtimeConfig().secretKey);
 }

@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { inSavepoint, WriteBatcher } from '../db/write-batcher';
 import { enqueue } from '../jobs';
-import type { MtaOutcomePayload } from '../modules/emails/mta-outcome';
-import { MTA_OUTCOME_QUEUE } from '../modules/emails/mta-outcome';
-import type { OutcomeApplied } from '../modules/emails/outcome-job';
-import { applyMtaOutcomeIn, logApplied } from '../modules/emails/outcome-job';
+import type { MtaOutcomePayload } from '../modules/delivery/mta-outcome';
+import { MTA_OUTCOME_QUEUE } from '../modules/delivery/mta-outcome';
+import type { OutcomeApplied } from '../modules/delivery/outcome-job';
+import { applyMtaOutcomeIn, logApplied } from '../modules/delivery/outcome-job';
 import type { Logger } from '../shared/logger';
 
 /**

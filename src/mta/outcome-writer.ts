@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { MtaOutcomePayload } from '../modules/emails/mta-outcome';
+import type { MtaOutcomePayload } from '../modules/delivery/mta-outcome';
 import { ThreadClient } from '../shared/thread-call';
 import type { IntakeCommit, IntakeJob } from './inbound-intake';
 import type { OutcomeRecorder } from './outcome-jobs';

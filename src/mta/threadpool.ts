@@ -7,4 +7,5 @@
  */
 const HARAKA_THREADPOOL_SIZE = 32;
 
+// eslint-disable-next-line no-restricted-properties -- a write for libuv, not a setting we read
 process.env.UV_THREADPOOL_SIZE ??= String(HARAKA_THREADPOOL_SIZE);

@@ -5,12 +5,12 @@ import { WriteBatcher } from '../db/write-batcher';
 import { createGovernanceHandlers, seedGovernanceSchedules } from '../modules/abuse/abuse.jobs';
 import { createBounceHandler } from '../modules/bounces/bounce-job';
 import { createDnsRecheckHandler, scheduleDnsRecheck } from '../modules/domains/domains.jobs';
-import { createMtaOutcomeHandler } from '../modules/emails/outcome-job';
-import { createEmailSendHandler, createStagedSendHandler } from '../modules/emails/send-job';
+import { createMtaOutcomeHandler } from '../modules/delivery/outcome-job';
+import { createEmailSendHandler, createStagedSendHandler } from '../modules/delivery/send-job';
 import { createInboundHandler } from '../modules/inbound/inbound.job';
 import { createRetentionHandler, seedRetentionSchedule } from '../modules/retention/retention.jobs';
 import { createWebhookHandlers, seedWebhookSchedules } from '../modules/webhooks/webhooks.jobs';
-import type { HandlerRegistry } from './job-handler';
+import type { HandlerRegistry } from '../jobs/job-handler';
 
 export interface HandlerDeps {
   readonly db: Kysely<Database>;

@@ -11,8 +11,8 @@ import { describeError, fail } from '../jobs/fail';
 import type { QueueName } from '../jobs/queues';
 import { randomToken } from '../shared/ids';
 import type { Logger } from '../shared/logger';
-import type { HandlerRegistry, JobContext, JobHandler } from './job-handler';
-import { isPermanentJobError, PermanentJobError } from './job-handler';
+import type { HandlerRegistry, JobContext, JobHandler } from '../jobs/job-handler';
+import { isPermanentJobError, PermanentJobError } from '../jobs/job-handler';
 import type { StallWatchdogOptions } from './stall-watchdog';
 import { StallWatchdog } from './stall-watchdog';
 

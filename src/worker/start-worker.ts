@@ -3,7 +3,7 @@ import type { AppConfig } from '../config';
 import type { Database } from '../db/schema';
 import type { WriteBatcher } from '../db/write-batcher';
 import type { Logger } from '../shared/logger';
-import type { HandlerRegistry } from './job-handler';
+import type { HandlerRegistry } from '../jobs/job-handler';
 import { startHealthServer } from './health-server';
 import { JobRunner } from './job-runner';
 import { onWorkSignal } from '../shared/work-signal';

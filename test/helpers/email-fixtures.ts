@@ -4,7 +4,7 @@
 // abuse and bounce-intake tests.
 import type { Kysely } from 'kysely';
 import type { Database, DomainStatus, EmailStatus, RecipientType } from '../../src/db/schema';
-import { minuteOf } from '../../src/modules/emails/quota';
+import { minuteOf } from '../../src/modules/quota/quota-limits';
 import { newId } from '../../src/shared/ids';
 
 type Db = Kysely<Database>;
@@ -203,7 +203,7 @@ export async function insertEmail(db: Db, account: FixtureAccount, e: TestEmail 
   return id;
 }
 
-/** What the send pipeline counts quotas in (src/modules/emails/quota.ts). */
+/** What the send pipeline counts quotas in (src/modules/quota/quota.ts). */
 async function insertQuotaRows(db: Db, account: FixtureAccount, emailId: string, count: number, at: string) {
   await db
     .insertInto('quota_ledger')

@@ -2,7 +2,7 @@
 // delivery tests can script its replies and read what was handed over.
 import { SMTPServer } from 'smtp-server';
 import type { SMTPServerDataStream } from 'smtp-server';
-import { injectCredential } from '../../src/mta/inject-credential';
+import { injectCredential } from '../../src/modules/delivery/inject-credential';
 
 export const SECRET_KEY = 'delivery-test-secret-key-0123456789abcdef';
 

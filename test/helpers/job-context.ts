@@ -1,5 +1,5 @@
 // What the JobRunner hands a handler, built by hand so a test can call one handler directly.
-import type { HandlerJob, JobContext } from '../../src/worker/job-handler';
+import type { HandlerJob, JobContext } from '../../src/jobs/job-handler';
 import { newId } from '../../src/shared/ids';
 import type { CapturedLog } from './capture-log';
 

@@ -9,8 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { openDb } from '../../src/db/connect';
 import type { QueueName } from '../../src/jobs/queues';
 import { createLogger } from '../../src/shared/logger';
-import type { JobContext } from '../../src/worker/job-handler';
-import { cpuWork } from '../../src/worker/job-handler';
+import type { JobContext } from '../../src/jobs/job-handler';
+import { cpuWork } from '../../src/jobs/job-handler';
 import { JobRunner } from '../../src/worker/job-runner';
 
 /** Outside QUEUES on purpose: no production handler could ever claim these jobs. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
-import { MTA_OUTCOME_QUEUE } from '../../src/modules/emails/mta-outcome';
+import type { MtaOutcomePayload } from '../../src/modules/delivery/mta-outcome';
+import { MTA_OUTCOME_QUEUE } from '../../src/modules/delivery/mta-outcome';
 import { outcomeDedupeKey, outcomeRecorder } from '../../src/mta/outcome-jobs';
 import type { CapturedLog } from '../helpers/capture-log';
 import { captureLog } from '../helpers/capture-log';

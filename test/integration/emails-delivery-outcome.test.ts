@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import type { MtaOutcomePayload } from '../../src/modules/emails/mta-outcome';
-import { createMtaOutcomeHandler, EARLY_REPORT_RETRIES } from '../../src/modules/emails/outcome-job';
-import type { JobHandler } from '../../src/worker/job-handler';
-import { isPermanentJobError } from '../../src/worker/job-handler';
+import type { MtaOutcomePayload } from '../../src/modules/delivery/mta-outcome';
+import { createMtaOutcomeHandler, EARLY_REPORT_RETRIES } from '../../src/modules/delivery/outcome-job';
+import type { JobHandler } from '../../src/jobs/job-handler';
+import { isPermanentJobError } from '../../src/jobs/job-handler';
 import type { CapturedLog } from '../helpers/capture-log';
 import { captureLog } from '../helpers/capture-log';
 import type { Account } from '../helpers/email-fixtures';

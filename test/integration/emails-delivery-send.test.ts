@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { simpleParser } from 'mailparser';
 import type { Db } from '../../src/db/connect';
-import { applyMtaOutcome } from '../../src/modules/emails/outcome-job';
-import { stopEmail } from '../../src/modules/emails/send-records';
-import { verpAddress, verpKey } from '../../src/modules/emails/verp-address';
+import { applyMtaOutcome } from '../../src/modules/delivery/outcome-job';
+import { stopEmail } from '../../src/modules/delivery/send-records';
+import { verpAddress, verpKey } from '../../src/modules/delivery/verp-address';
 import {
   EMAIL_SEND_ATTEMPT_BUDGET,
   EMAIL_SEND_MAX_ATTEMPTS,
@@ -13,9 +13,9 @@ import {
   createEmailSendHandler,
   createStagedSendHandler,
   emailSendJob,
-} from '../../src/modules/emails/send-job';
-import type { JobHandler } from '../../src/worker/job-handler';
-import { isPermanentJobError } from '../../src/worker/job-handler';
+} from '../../src/modules/delivery/send-job';
+import type { JobHandler } from '../../src/jobs/job-handler';
+import { isPermanentJobError } from '../../src/jobs/job-handler';
 import { enqueue } from '../../src/jobs/enqueue';
 import { freePort } from '../helpers/free-port';
 import type { CapturedLog } from '../helpers/capture-log';

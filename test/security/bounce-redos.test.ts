@@ -10,7 +10,7 @@ import type { ReportReading } from '../../src/modules/bounces/classify-report';
 import { readReport } from '../../src/modules/bounces/classify-report';
 import { REPORT_LIMITS } from '../../src/modules/bounces/mime-message';
 import { REPORT_PARSE_BUDGET_MS, withinBudget } from '../../src/modules/bounces/parse-budget';
-import { isPermanentJobError } from '../../src/worker/job-handler';
+import { isPermanentJobError } from '../../src/jobs/job-handler';
 
 const BOUND_MS = 100;
 

@@ -1,3 +1,4 @@
+import { processEnv } from '../../config';
 import type { CheckResult } from './check-result';
 import { result } from './check-result';
 import { clockFloorMs, evaluateClock, referenceTime } from './clock-check';
@@ -23,7 +24,7 @@ import { checkTls } from './tls-check';
 
 /** Runs every check; never throws for a failing check, never hangs. */
 export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorReport> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? processEnv();
   const now = options.now ?? Date.now;
   const network = options.network ?? true;
   const checks: CheckResult[] = [];

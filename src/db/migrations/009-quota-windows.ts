@@ -10,7 +10,7 @@ import { sql } from 'kysely';
  * writer of `quota_buckets` (the send, the refund of a cancel, fixtures) keeps the
  * hours in step without knowing of them. A check now reads at most 61 minute
  * buckets (the hour window), 60 (the part of the day window's first hour) and 24
- * hours per scope (modules/emails/quota.ts). Triggers have no portable DDL; a
+ * hours per scope (modules/quota/quota.ts). Triggers have no portable DDL; a
  * PostgreSQL port needs them as plpgsql trigger functions.
  *
  * quota_ledger: nothing reads it by domain or by API key (the windows read the

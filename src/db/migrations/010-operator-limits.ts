@@ -10,7 +10,7 @@ import { sql } from 'kysely';
  * account's 20/h to the 100/h default, or clear an operator's throttle with `null`.
  * From here those two columns are the operator's alone; `own_emails_per_hour` /
  * `own_emails_per_day` are the customer's, and the allowance is the lower of the two
- * (modules/emails/quota.ts effectiveLimits).
+ * (modules/quota/quota.ts effectiveLimits).
  *
  * Existing values are split by replaying the account's `settings.limits_updated` audit
  * entries: the operator keeps the last value an operator set, the customer keeps a value

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, EmailStatus } from '../../db/schema';
-import { recordEmailEvent, recordOutbox } from '../emails/email-events.repository';
+import { recordEmailEvent } from '../emails/email-events.repository';
+import { recordOutbox } from '../webhooks/webhook-outbox.repository';
 
 /** Recipients the worker has not handed to the MTA (as the send attempt's re-validation reads them). */
 const NOT_HANDED_OFF: readonly EmailStatus[] = ['queued', 'processing'];
@@ -10,7 +11,7 @@ const BATCH = 500;
  * Spec (Account status): suspension stops the account's queued messages, scheduled
  * ones included. Each becomes `failed` with a `stopped` timeline entry and an
  * `email.failed` event per recipient, exactly as the worker's pre-send
- * re-validation stops a message it finds suspended (modules/emails/send-attempt),
+ * re-validation stops a message it finds suspended (modules/delivery/send-attempt),
  * so both paths leave the same trace. Messages already `processing` or at the MTA
  * are in flight and not recalled. Run inside the suspension's transaction: a worker
  * claiming a message serialises with it (BEGIN IMMEDIATE) and then finds it

@@ -3,11 +3,12 @@
 import type { Kysely } from 'kysely';
 import type { Database, EmailStatus, SuppressionType } from '../../db/schema';
 import { requestAbuseEvaluation } from '../abuse/abuse.jobs';
-import type { FeedbackKind } from '../emails/delivery-status';
-import { aggregate, feedbackStep } from '../emails/delivery-status';
-import type { EmailRow } from '../emails/delivery.repository';
-import * as delivery from '../emails/delivery.repository';
-import { recordEmailEvent, recordOutbox } from '../emails/email-events.repository';
+import type { FeedbackKind } from '../delivery/delivery-status';
+import { aggregate, feedbackStep } from '../delivery/delivery-status';
+import type { EmailRow } from '../emails/emails.repository';
+import * as delivery from '../delivery/delivery.repository';
+import { recordEmailEvent } from '../emails/email-events.repository';
+import { recordOutbox } from '../webhooks/webhook-outbox.repository';
 import { suppressAutomatically } from '../suppressions/suppressions.usecases';
 import type { BounceResult } from './bounce-result';
 import type { MappedResult } from './intake-match';

@@ -1,7 +1,7 @@
 // Which message and which of its recipients a report is about (issue 5, item 4). Pure:
 // the job looks the candidates up in the database, in the order given here.
-import type { VerpParts } from '../emails/verp-address';
-import { parseVerp, verifiedVerp } from '../emails/verp-address';
+import type { VerpParts } from '../delivery/verp-address';
+import { parseVerp, verifiedVerp } from '../delivery/verp-address';
 import type { BounceKind, BounceResult } from './bounce-result';
 import { headerAddresses } from './email-address';
 import { allFields, parseHeaderBlock, splitHeaderBody } from './header-fields';

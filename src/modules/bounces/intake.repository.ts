@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { BounceReportsTable, Database } from '../../db/schema';
-import type { EmailRow } from '../emails/delivery.repository';
+import type { EmailRow } from '../emails/emails.repository';
 
 export type BounceReportRow = Selectable<BounceReportsTable>;
 

@@ -3,7 +3,7 @@
 // node:vm's timeout, whose watchdog interrupts JavaScript mid-statement (a backtracking regex
 // included); the job then fails for good instead of holding the worker and being retried.
 import vm from 'node:vm';
-import { PermanentJobError } from '../../worker/job-handler';
+import { PermanentJobError } from '../../jobs/job-handler';
 
 /** Milliseconds one bounce-processing job may spend reading its report. */
 export const REPORT_PARSE_BUDGET_MS = 2_000;

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import { PreparedQuery } from '../../db/precompiled';
-import type { Database, EmailEventsTable, OutboxTable } from '../../db/schema';
+import type { Database, EmailEventsTable } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 
@@ -14,7 +14,7 @@ export interface EmailEventInput {
   readonly at?: string;
 }
 
-// Both inserts run for every message sent and every delivery report: compiled once
+// Runs for every message sent and every delivery report: compiled once
 // (db/precompiled.ts), as building a kysely query costs more than SQLite takes to run it.
 export const insertEvent = new PreparedQuery<Required<Insertable<EmailEventsTable>>, unknown>((db, p) =>
   db.insertInto('email_events').values({
@@ -38,57 +38,5 @@ export async function recordEmailEvent(db: Kysely<Database>, e: EmailEventInput)
     type: e.type,
     message: e.message ?? null,
     created_at: e.at ?? isoNow(),
-  });
-}
-
-/** Webhook event names (spec: Events). */
-export type WebhookEventName =
-  'email.sent' | 'email.delivered' | 'email.bounced' | 'email.failed' | 'email.complained' | 'email.received';
-
-export interface OutboxInput {
-  readonly userId: string;
-  readonly event: WebhookEventName;
-  readonly emailId: string | null;
-  readonly recipient: string | null;
-  /** The payload without `event` and `timestamp`, which are added here. */
-  readonly data: Record<string, unknown>;
-  readonly at?: string;
-}
-
-const insertOutbox = new PreparedQuery<Required<Insertable<OutboxTable>>, unknown>((db, p) =>
-  db.insertInto('outbox').values({
-    id: p.id,
-    user_id: p.user_id,
-    event: p.event,
-    email_id: p.email_id,
-    recipient: p.recipient,
-    payload: p.payload,
-    created_at: p.created_at,
-    dispatched_at: p.dispatched_at,
-  }),
-);
-
-/**
- * Records a webhook event in the outbox, in the same transaction as the state
- * change it announces; delivery to endpoints happens later from the outbox.
- */
-export async function recordOutbox(db: Kysely<Database>, o: OutboxInput): Promise<void> {
-  const at = o.at ?? isoNow();
-  const payload = {
-    event: o.event,
-    emailId: o.emailId,
-    timestamp: at,
-    recipient: o.recipient,
-    ...o.data,
-  };
-  await insertOutbox.run(db, {
-    id: newId('obx'),
-    user_id: o.userId,
-    event: o.event,
-    email_id: o.emailId,
-    recipient: o.recipient,
-    payload: JSON.stringify(payload),
-    created_at: at,
-    dispatched_at: null,
   });
 }

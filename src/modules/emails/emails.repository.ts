@@ -28,7 +28,8 @@ export async function insertEmail(
   for (const a of attachments) await trx.insertInto('email_attachments').values(a).execute();
 }
 
-export async function findEmail(
+/** The message if it belongs to the account (the API's reads); the worker's findEmail is in delivery.repository. */
+export async function findAccountEmail(
   db: Kysely<Database>,
   userId: string,
   id: string,

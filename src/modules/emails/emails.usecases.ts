@@ -1,16 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { isoNow } from '../../shared/clock';
-import type { Logger } from '../../shared/logger';
-import { recordEmailEvent } from './email-events.repository';
 import { emailView } from './email-view';
-import { emailNotCancellable, emailNotFound } from './emails.errors';
+import { emailNotFound } from './emails.errors';
 import type { EmailListQuery } from './emails.repository';
-import { eventsOf, findEmail, listEmails, markCancelled, recipientsOf } from './emails.repository';
-import { refundQuota } from './quota';
+import { eventsOf, findAccountEmail, listEmails, recipientsOf } from './emails.repository';
 
 export async function getEmailView(deps: { db: Kysely<Database>; userId: string; emailId: string }) {
-  const email = await findEmail(deps.db, deps.userId, deps.emailId);
+  const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);
   if (!email) throw emailNotFound();
   const [recipients, events] = await Promise.all([
     recipientsOf(deps.db, [email.id]),
@@ -32,35 +28,4 @@ export async function listEmailViews(deps: { db: Kysely<Database>; userId: strin
     hasMore: rows.length > deps.query.limit,
     lastId: page.at(-1)?.id ?? null,
   };
-}
-
-/**
- * Cancels a message the worker has not picked up yet (scheduled or still
- * queued). Its quota is given back; the queued job finds it cancelled and skips it.
- */
-export async function cancelEmail(deps: {
-  db: Kysely<Database>;
-  log: Logger;
-  userId: string;
-  emailId: string;
-}) {
-  const { db, userId, emailId } = deps;
-  const email = await findEmail(db, userId, emailId);
-  if (!email) throw emailNotFound();
-  const at = isoNow();
-  const cancelled = await db.transaction().execute(async (trx) => {
-    if (!(await markCancelled(trx, userId, emailId, at))) return false;
-    await refundQuota(trx, emailId);
-    await recordEmailEvent(trx, {
-      emailId,
-      userId,
-      type: 'cancelled',
-      message: 'cancelled before sending',
-      at,
-    });
-    return true;
-  });
-  if (!cancelled) throw emailNotCancellable(undefined, { status: email.status });
-  deps.log.info({ event: 'email_cancelled', emailId, userId }, 'email cancelled');
-  return getEmailView({ db, userId, emailId });
 }

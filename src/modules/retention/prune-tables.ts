@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { QUEUES } from '../../jobs/queues';
-import { minuteOf } from '../emails/quota';
+import { minuteOf } from '../quota/quota-limits';
 import { WEBHOOK_QUEUE } from '../webhooks/webhook-dispatch';
 import { idTimeFloor } from './id-time-floor';
 import type { RetentionPolicy } from './retention-policy';

@@ -24,11 +24,11 @@ export interface RetentionPolicy {
 }
 
 /**
- * `Idempotency-Key` replays for 24 h (docs/api.md; src/modules/emails/idempotency.ts
+ * `Idempotency-Key` replays for 24 h (docs/api.md; src/modules/sending/idempotency.ts
  * ignores older rows). The hour on top absorbs clock differences between processes.
  */
 export const IDEMPOTENCY_KEYS_MS = 24 * HOUR_MS + HOUR_MS;
-/** The daily quota sums the buckets of the last 24 h (src/modules/emails/quota.ts); older ones count nowhere. */
+/** The daily quota sums the buckets of the last 24 h (src/modules/quota/quota.ts); older ones count nowhere. */
 export const QUOTA_BUCKETS_MS = 24 * HOUR_MS + HOUR_MS;
 /**
  * The ledger's longest reader is the volume-spike baseline: the 7 days before the

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema';
 import type { EnqueueResult } from '../../jobs/enqueue';
 import { enqueue } from '../../jobs/enqueue';
 import type { Logger } from '../../shared/logger';
-import type { JobHandler } from '../../worker/job-handler';
+import type { JobHandler } from '../../jobs/job-handler';
 import type { OrphanSweepResult } from './orphan-raw-files';
 import { sweepOrphanRawFiles } from './orphan-raw-files';
 import type { PruneCounts, PruneOptions } from './prune-tables';

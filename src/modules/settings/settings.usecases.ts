@@ -6,8 +6,9 @@ import { findUserById, setOwnLimits } from '../accounts/accounts.repository';
 import { accountNotFound } from '../accounts/accounts.errors';
 import type { Actor } from '../audit/audit.repository';
 import { recordAudit } from '../audit/audit.repository';
-import type { QuotaConfig } from '../emails/quota';
-import { accountUsage, effectiveLimits } from '../emails/quota';
+import type { QuotaConfig } from '../quota/quota-limits';
+import { accountUsage } from '../quota/quota';
+import { effectiveLimits } from '../quota/quota-limits';
 
 interface Deps {
   readonly db: Kysely<Database>;

@@ -5,7 +5,7 @@ import { backoffMs } from '../../jobs/backoff';
 import { sortableId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { Sealer } from '../../shared/seal';
-import { PermanentJobError } from '../../worker/job-handler';
+import { PermanentJobError } from '../../jobs/job-handler';
 import { systemActor, recordAudit } from '../audit/audit.repository';
 import type { AddressGuard } from './address-policy';
 import type { HostResolver } from './host-resolver';

@@ -1,4 +1,4 @@
-import type { WebhookEventName } from '../emails/email-events.repository';
+import type { WebhookEventName } from './webhook-outbox.repository';
 
 /** Spec: Events, webhook event names. A webhook subscribes to a non-empty subset. */
 export const WEBHOOK_EVENTS = [

@@ -9,7 +9,7 @@ import type { TestDb } from '../../helpers/test-db';
 import { createTestDb } from '../../helpers/test-db';
 import type { Account } from '../../helpers/email-fixtures';
 import { insertAccount, insertEmail } from '../../helpers/email-fixtures';
-import { verpAddress, verpKey } from '../../../src/modules/emails/verp-address';
+import { verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
 import { buildArf, buildDsn } from '../../helpers/intake-reports';
 
 const AT = '2024-01-01T00:00:00.000Z';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseAddress, parseMailbox } from '../../../src/modules/emails/address';
-import { isStrictBase64 } from '../../../src/modules/emails/emails.schemas';
+import { isStrictBase64 } from '../../../src/modules/sending/emails.schemas';
 
 describe('parseMailbox', () => {
   const accepted: [string, string, string | null][] = [

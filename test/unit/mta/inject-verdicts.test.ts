@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { verpAddress, verpKey } from '../../../src/modules/emails/verp-address';
-import { injectCredential } from '../../../src/mta/inject-credential';
+import { verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
+import { injectCredential } from '../../../src/modules/delivery/inject-credential';
 import {
   authOffered,
   injectCredentialMatches,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { MtaOutcomePayload } from '../../../src/modules/emails/mta-outcome';
-import { parseMtaOutcome } from '../../../src/modules/emails/mta-outcome';
+import type { MtaOutcomePayload } from '../../../src/modules/delivery/mta-outcome';
+import { parseMtaOutcome } from '../../../src/modules/delivery/mta-outcome';
 import { outcomeDedupeKey, outcomeRecorder, recordOutcomes } from '../../../src/mta/outcome-jobs';
 import type { TestDb } from '../../helpers/test-db';
 import { createTestDb } from '../../helpers/test-db';

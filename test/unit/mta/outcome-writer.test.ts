@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import type { MtaOutcomePayload } from '../../../src/modules/emails/mta-outcome';
+import type { MtaOutcomePayload } from '../../../src/modules/delivery/mta-outcome';
 import { outcomeDedupeKey } from '../../../src/mta/outcome-jobs';
 import type { IntakeJob, RoutedRecipient } from '../../../src/mta/inbound-intake';
 import { acceptInbound } from '../../../src/mta/inbound-intake';

@@ -5,7 +5,7 @@ import {
   sendingLimitExceeded,
   suppressedRecipient,
 } from '../../../src/modules/emails/emails.errors';
-import { submitterSuspended } from '../../../src/modules/emails/submit-message';
+import { submitterSuspended } from '../../../src/modules/sending/submit-message';
 import {
   AuthFailureLimiter,
   apiKeyOf,

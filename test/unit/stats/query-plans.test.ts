@@ -16,7 +16,7 @@ import { oldestQueuedAgeMs, queueDepths } from '../../../src/jobs/queue-stats';
 import * as abuse from '../../../src/modules/abuse/abuse.repository';
 import { stopQueuedEmails } from '../../../src/modules/abuse/suspension.repository';
 import { findBranding, findPublicLogo } from '../../../src/modules/branding/branding.repository';
-import { accountUsage } from '../../../src/modules/emails/quota';
+import { accountUsage } from '../../../src/modules/quota/quota';
 import { dailyCounts, emailsCreatedSince } from '../../../src/modules/stats/stats.repository';
 import { countFailedAttemptsSince } from '../../../src/modules/webhooks/webhooks.repository';
 import { insertAccount, insertEmail } from '../../helpers/email-fixtures';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../../src/db/connect';
 import { insertUser } from '../../../src/modules/accounts/accounts.repository';
-import type { WebhookEventName } from '../../../src/modules/emails/email-events.repository';
-import { recordOutbox } from '../../../src/modules/emails/email-events.repository';
+import type { WebhookEventName } from '../../../src/modules/webhooks/webhook-outbox.repository';
+import { recordOutbox } from '../../../src/modules/webhooks/webhook-outbox.repository';
 import { retryDelayMs } from '../../../src/modules/webhooks/webhook-delivery';
 import type { DeliverJob } from '../../../src/modules/webhooks/webhook-dispatch';
 import {

@@ -1,0 +1,265 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+import type { WriteBatcher } from '../../db/write-batcher';
+import type { EnqueueInput } from '../../jobs/enqueue';
+import { enqueue } from '../../jobs/enqueue';
+import { isoNow } from '../../shared/clock';
+import type { Logger } from '../../shared/logger';
+import { attemptStart } from './delivery-status';
+import type { EmailForSend } from './delivery.repository';
+import type { RecipientRow } from '../emails/emails.repository';
+import * as repo from './delivery.repository';
+import { recordEmailEvent } from '../emails/email-events.repository';
+import type { HandOffAccepted, HandOffFailure, Injector } from './inject-client';
+import { classifyHandOffError } from './inject-client';
+import { brandingForSend } from '../branding/branding.usecases';
+import { appendFooter } from '../branding/logo-token';
+import { buildMime, mimeInputFrom } from './mime-builder';
+import { findRawMessage } from './raw-message.repository';
+import { verpAddress } from './verp-address';
+import { BEFORE_HAND_OFF, failMessage, recordSent } from './send-records';
+
+/** What happens to the message when the MTA could not be reached or answered 4xx. */
+export type TransientPlan =
+  /** Back to `queued`; the caller throws so the job runner retries with backoff. */
+  | { readonly kind: 'retry' }
+  /** Back to `queued` and parked: `job` (on `email-send:failed`) is enqueued in the same transaction. */
+  | { readonly kind: 'park'; readonly job: EnqueueInput & { readonly runAt: Date } }
+  /** Give up: `failed`, `email.failed` per recipient. */
+  | { readonly kind: 'give-up' };
+
+export type AttemptResult =
+  | { readonly kind: 'skipped'; readonly reason: string }
+  | { readonly kind: 'stopped'; readonly reason: string }
+  | { readonly kind: 'sent'; readonly attempt: number; readonly recovered: boolean }
+  | { readonly kind: 'failed'; readonly attempt: number; readonly reason: string }
+  | { readonly kind: 'retry'; readonly attempt: number; readonly reason: string }
+  | { readonly kind: 'parked'; readonly attempt: number; readonly reason: string }
+  | { readonly kind: 'exhausted'; readonly attempt: number; readonly reason: string }
+  /** The worker stopped mid hand-off; the message stays `processing` and the re-run resumes it. */
+  | { readonly kind: 'aborted'; readonly attempt: number; readonly reason: string }
+  /** Another attempt started meanwhile; it owns the outcome. */
+  | { readonly kind: 'overtaken'; readonly attempt: number };
+
+export interface AttemptDeps {
+  readonly db: Kysely<Database>;
+  readonly inject: Injector;
+  readonly logger: Logger;
+  /** BASE_URL, for the account footer's `{{logo_url}}`. */
+  readonly baseUrl: string;
+  /** The VERP tag key (`verpKey(SECRET_KEY)`), for the envelope sender. */
+  readonly verpKey: Buffer;
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * The worker's group commit: the attempt's transactions share commits with other
+   * jobs' writes. Without it each is a transaction of its own on `db`.
+   */
+  readonly writes?: Pick<WriteBatcher, 'run'> | undefined;
+}
+
+/** Runs `work` in one transaction, through the group commit when there is one. */
+function write<T>(deps: AttemptDeps, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return deps.writes ? deps.writes.run(work) : deps.db.transaction().execute(work);
+}
+
+type Start =
+  | { readonly kind: 'done'; readonly result: AttemptResult }
+  | {
+      readonly kind: 'go';
+      readonly email: EmailForSend;
+      readonly recipients: RecipientRow[];
+      readonly attempt: number;
+    };
+
+/**
+ * One hand-off of a message to the MTA (issue 4, item 5). Three commits: the
+ * decision (re-validation, `processing` with the attempt number), the hand-off
+ * itself outside any transaction, then its outcome. Committing `processing`
+ * first narrows the at-least-once window to "the MTA said 250 and the worker
+ * died before the outcome commit": the re-run finds the message `processing`,
+ * and sends it again unless delivery reports show the MTA already had it.
+ */
+export async function attemptSend(
+  deps: AttemptDeps,
+  emailId: string,
+  plan: TransientPlan,
+): Promise<AttemptResult> {
+  const log = deps.logger;
+  const start = await write(deps, (trx) => begin(trx, emailId));
+  if (start.kind === 'done') {
+    logResult(log, emailId, start.result);
+    return start.result;
+  }
+  const { email, recipients, attempt } = start;
+
+  let raw: Buffer;
+  try {
+    const submitted = email.source === 'smtp' ? await findRawMessage(deps.db, emailId) : undefined;
+    if (email.source === 'smtp' && submitted === undefined)
+      throw new Error('the submitted message is missing');
+    const attachments = await repo.listAttachments(deps.db, emailId);
+    // The account's branding footer is added at build time, so an edit applies to mail not yet sent.
+    const footer = await brandingForSend({ db: deps.db, baseUrl: deps.baseUrl, userId: email.user_id });
+    const input = mimeInputFrom(email, recipients, attachments);
+    // An SMTP submission is sent as the client wrote it (header-cleaned at submission).
+    raw =
+      submitted ??
+      (await buildMime({ ...input, ...appendFooter({ html: input.html, text: input.text }, footer) }));
+  } catch (err) {
+    const reason = `message could not be built: ${err instanceof Error ? err.message : String(err)}`;
+    const failure: HandOffFailure = {
+      transient: false,
+      aborted: false,
+      reason,
+      statusCode: null,
+      rejected: [],
+    };
+    return settle(deps, email, attempt, failure, plan);
+  }
+
+  let accepted: HandOffAccepted;
+  try {
+    accepted = await deps.inject({
+      from: verpAddress(email.id, email.domain_name, deps.verpKey),
+      to: recipients.map((r) => r.address),
+      raw,
+      signal: deps.signal,
+    });
+  } catch (err) {
+    return settle(deps, email, attempt, classifyHandOffError(err), plan);
+  }
+  const recorded = await write(deps, (trx) => recordSent(trx, email, attempt, accepted));
+  const result: AttemptResult = recorded
+    ? { kind: 'sent', attempt, recovered: false }
+    : { kind: 'overtaken', attempt };
+  logResult(log, emailId, result, { response: accepted.response, rejected: accepted.rejected.length });
+  return result;
+}
+
+/** Re-reads the message and decides, in the transaction that records the decision. */
+async function begin(trx: Kysely<Database>, emailId: string): Promise<Start> {
+  const at = isoNow();
+  const email = await repo.findEmailForSend(trx, emailId);
+  if (!email) return { kind: 'done', result: { kind: 'skipped', reason: 'not found' } };
+  const mode = attemptStart(email.status);
+  if (mode === 'skip') return { kind: 'done', result: { kind: 'skipped', reason: `status ${email.status}` } };
+  const recipients = await repo.listRecipients(trx, emailId);
+
+  if (recipients.some((r) => !BEFORE_HAND_OFF.includes(r.status))) {
+    // The MTA reported on a recipient, so it took the message (a worker died after its 250, or the
+    // 250 was lost on the way back): sending again would duplicate it.
+    await recordSent(trx, email, email.attempts, null);
+    return { kind: 'done', result: { kind: 'sent', attempt: email.attempts, recovered: true } };
+  }
+  const stop =
+    email.user_status === 'SUSPENDED'
+      ? 'account suspended'
+      : email.domain_status !== 'VERIFIED'
+        ? 'domain not verified'
+        : undefined;
+  if (stop !== undefined) {
+    await failMessage(trx, email, { event: 'stopped', message: stop, reason: stop, statusCode: null }, at);
+    return { kind: 'done', result: { kind: 'stopped', reason: stop } };
+  }
+
+  const attempt = email.attempts + 1;
+  if (!(await repo.startAttempt(trx, { emailId, status: email.status, attempts: email.attempts }, at))) {
+    return { kind: 'done', result: { kind: 'overtaken', attempt } };
+  }
+  await repo.moveRecipients(trx, emailId, { from: BEFORE_HAND_OFF, to: 'processing' }, at);
+  const note = mode === 'interrupted' ? ' (the previous attempt was interrupted)' : '';
+  await recordEmailEvent(trx, {
+    emailId,
+    userId: email.user_id,
+    type: 'processing',
+    message: `attempt ${attempt}${note}`,
+    at,
+  });
+  return { kind: 'go', email: { ...email, status: 'processing', attempts: attempt }, recipients, attempt };
+}
+
+/** Records a failed hand-off as the plan says, in one transaction. */
+async function settle(
+  deps: AttemptDeps,
+  email: EmailForSend,
+  attempt: number,
+  failure: HandOffFailure,
+  plan: TransientPlan,
+): Promise<AttemptResult> {
+  const reason = failure.reason;
+  if (failure.aborted) {
+    const result: AttemptResult = { kind: 'aborted', attempt, reason };
+    logResult(deps.logger, email.id, result);
+    return result;
+  }
+  const result = await write(deps, async (trx): Promise<AttemptResult> => {
+    const at = isoNow();
+    const current = await repo.findEmail(trx, email.id);
+    if (!current || current.status !== 'processing' || current.attempts !== attempt) {
+      return { kind: 'overtaken', attempt };
+    }
+    if (!failure.transient || plan.kind === 'give-up') {
+      const message = failure.transient ? `gave up after ${attempt} attempts: ${reason}` : reason;
+      await failMessage(
+        trx,
+        email,
+        { event: 'failed', message, reason, statusCode: failure.statusCode, rejected: failure.rejected },
+        at,
+      );
+      return failure.transient ? { kind: 'exhausted', attempt, reason } : { kind: 'failed', attempt, reason };
+    }
+    await repo.moveRecipients(trx, email.id, { from: ['processing'], to: 'queued' }, at);
+    await repo.updateEmail(trx, email.id, { status: 'queued' }, at, {
+      status: 'processing',
+      attempts: attempt,
+    });
+    let message = `attempt ${attempt} could not reach the MTA (${reason}); retrying`;
+    if (plan.kind === 'park') {
+      await enqueue(trx, plan.job);
+      message = `attempt ${attempt} could not reach the MTA (${reason}); parked until ${plan.job.runAt.toISOString()}`;
+    }
+    await recordEmailEvent(trx, { emailId: email.id, userId: email.user_id, type: 'queued', message, at });
+    return plan.kind === 'park' ? { kind: 'parked', attempt, reason } : { kind: 'retry', attempt, reason };
+  });
+  logResult(deps.logger, email.id, result, { statusCode: failure.statusCode });
+  return result;
+}
+
+/** One log line per attempt outcome (spec: Log events); never the message itself. */
+function logResult(
+  log: Logger,
+  emailId: string,
+  r: AttemptResult,
+  extra: Record<string, unknown> = {},
+): void {
+  const base = { emailId, ...extra };
+  switch (r.kind) {
+    case 'sent':
+      log.info({ event: 'email_sent', ...base, attempt: r.attempt, recovered: r.recovered });
+      return;
+    case 'stopped':
+      log.warn({ event: 'email_stopped', ...base, reason: r.reason });
+      return;
+    case 'failed':
+      log.warn({ event: 'email_failed_permanent', ...base, attempt: r.attempt, reason: r.reason });
+      return;
+    case 'exhausted':
+      log.error({ event: 'email_failed_exhausted', ...base, attempt: r.attempt, reason: r.reason });
+      return;
+    case 'parked':
+      log.warn({ event: 'email_staged_retry', ...base, attempt: r.attempt, reason: r.reason });
+      return;
+    case 'retry':
+      log.warn({ event: 'email_send_retry', ...base, attempt: r.attempt, reason: r.reason });
+      return;
+    case 'aborted':
+      log.warn({ event: 'email_send_aborted', ...base, attempt: r.attempt, reason: r.reason });
+      return;
+    case 'overtaken':
+      log.warn({ event: 'email_send_overtaken', ...base, attempt: r.attempt });
+      return;
+    case 'skipped':
+      log.info({ event: 'email_send_skipped', ...base, reason: r.reason });
+      return;
+  }
+}

@@ -1,0 +1,190 @@
+import type { Kysely } from 'kysely';
+import type { AppConfig } from '../../config';
+import type { Database } from '../../db/schema';
+import type { WriteBatcher } from '../../db/write-batcher';
+import type { EnqueueInput } from '../../jobs/enqueue';
+import type { Logger } from '../../shared/logger';
+import type { JobHandler } from '../../jobs/job-handler';
+import { PermanentJobError } from '../../jobs/job-handler';
+import type { Injector } from './inject-client';
+import { createInjector } from './inject-client';
+import type { AttemptDeps, TransientPlan } from './send-attempt';
+import { attemptSend } from './send-attempt';
+import { verpKey } from './verp-address';
+
+export const EMAIL_SEND_QUEUE = 'email-send';
+/** Spec: parked messages wait here for a slow retry (operators alert on its depth). */
+export const EMAIL_SEND_STAGED_QUEUE = 'email-send:failed';
+
+/**
+ * Hand-off attempts on `email-send` before the message is parked. With the job
+ * runner's backoff (1 s doubling, +25 % jitter) the eighth attempt comes about
+ * two minutes after the first: long enough for the supervisor to restart a
+ * crashed MTA, short enough that a real outage reaches the operator's alert.
+ */
+export const EMAIL_SEND_ATTEMPT_BUDGET = 8;
+
+/**
+ * The `maxAttempts` of an `email-send` job: the budget plus two claims for
+ * workers that die mid-attempt (the claim counts those). The handler parks the
+ * message itself once the budget is spent, so the job never runs out while the
+ * message could still be sent.
+ */
+export const EMAIL_SEND_MAX_ATTEMPTS = EMAIL_SEND_ATTEMPT_BUDGET + 2;
+
+const MINUTE = 60_000;
+
+/**
+ * Slow retries from `email-send:failed`: the delay before each, counted from the
+ * failure before it. After the last one fails the message is `failed`
+ * (`email_failed_exhausted`): about 5 h 10 min after it was parked.
+ */
+export const STAGED_RETRY_DELAYS_MS: readonly number[] = [10 * MINUTE, 60 * MINUTE, 240 * MINUTE];
+
+/** A staged job only fails as a job on database trouble; these cover a worker crash or two. */
+const STAGED_JOB_MAX_ATTEMPTS = 3;
+
+export interface EmailSendPayload {
+  readonly emailId: string;
+}
+
+export interface StagedSendPayload {
+  readonly emailId: string;
+  /** 1-based index into STAGED_RETRY_DELAYS_MS. */
+  readonly stage: number;
+}
+
+const EMAIL_ID = /^email_[0-9a-z]{26}$/;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+export function parseEmailSendPayload(v: unknown): EmailSendPayload | undefined {
+  if (!isRecord(v) || typeof v.emailId !== 'string' || !EMAIL_ID.test(v.emailId)) return undefined;
+  return { emailId: v.emailId };
+}
+
+export function parseStagedSendPayload(v: unknown): StagedSendPayload | undefined {
+  const base = parseEmailSendPayload(v);
+  if (!base || !isRecord(v) || typeof v.stage !== 'number' || !Number.isInteger(v.stage)) return undefined;
+  if (v.stage < 1 || v.stage > STAGED_RETRY_DELAYS_MS.length) return undefined;
+  return { emailId: base.emailId, stage: v.stage };
+}
+
+/**
+ * The job the API enqueues in the transaction that writes the message. `runAt`
+ * is `scheduledAt` (absent: now). The dedupe key makes a repeated enqueue for the
+ * same message a no-op.
+ */
+export function emailSendJob(emailId: string, runAt?: Date): EnqueueInput {
+  return {
+    queue: EMAIL_SEND_QUEUE,
+    payload: { emailId } satisfies EmailSendPayload,
+    runAt,
+    maxAttempts: EMAIL_SEND_MAX_ATTEMPTS,
+    dedupeKey: emailId,
+  };
+}
+
+/** The slow retry number `stage`, due STAGED_RETRY_DELAYS_MS[stage - 1] from `now`. */
+export function stagedSendJob(
+  emailId: string,
+  stage: number,
+  now: Date = new Date(),
+): EnqueueInput & { readonly runAt: Date } {
+  const delay = STAGED_RETRY_DELAYS_MS[stage - 1];
+  if (delay === undefined) throw new RangeError(`no staged retry ${stage}`);
+  return {
+    queue: EMAIL_SEND_STAGED_QUEUE,
+    payload: { emailId, stage } satisfies StagedSendPayload,
+    runAt: new Date(now.getTime() + delay),
+    maxAttempts: STAGED_JOB_MAX_ATTEMPTS,
+    dedupeKey: `${emailId}:${stage}`,
+  };
+}
+
+/**
+ * The attempt that parks the message: EMAIL_SEND_ATTEMPT_BUDGET, or earlier when
+ * the job was enqueued with fewer attempts than EMAIL_SEND_MAX_ATTEMPTS, so that
+ * parking always happens before the job runs out (keeping two spare claims).
+ */
+export function attemptBudget(maxAttempts: number | undefined): number {
+  const spare = EMAIL_SEND_MAX_ATTEMPTS - EMAIL_SEND_ATTEMPT_BUDGET;
+  return Math.max(1, Math.min(EMAIL_SEND_ATTEMPT_BUDGET, (maxAttempts ?? EMAIL_SEND_MAX_ATTEMPTS) - spare));
+}
+
+export interface SendJobDeps {
+  readonly db: Kysely<Database>;
+  readonly config: Pick<AppConfig, 'injectPort' | 'secretKey' | 'mailHostname' | 'baseUrl'>;
+  /** Default: SMTP to 127.0.0.1:injectPort with the internal credential. */
+  readonly inject?: Injector | undefined;
+  /** The worker's group commit (see AttemptDeps.writes). */
+  readonly writes?: Pick<WriteBatcher, 'run'> | undefined;
+}
+
+/** What both send handlers hand `attemptSend`, built once per handler and completed per job. */
+function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal | undefined) => AttemptDeps {
+  const inject = injectorOf(deps);
+  const key = verpKey(deps.config.secretKey);
+  return (logger, signal) => ({
+    db: deps.db,
+    writes: deps.writes,
+    inject,
+    logger,
+    signal,
+    baseUrl: deps.config.baseUrl,
+    verpKey: key,
+  });
+}
+
+function injectorOf(deps: SendJobDeps): Injector {
+  return (
+    deps.inject ??
+    createInjector({
+      port: deps.config.injectPort,
+      secretKey: deps.config.secretKey,
+      hostname: deps.config.mailHostname,
+    })
+  );
+}
+
+/**
+ * `email-send`: one hand-off attempt per run. The MTA unreachable (or a 4xx)
+ * throws, so the runner retries with backoff; the attempt that spends the
+ * budget parks the message on `email-send:failed` instead and completes.
+ */
+export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
+  const attemptDeps = attemptDepsOf(deps);
+  return async (job, ctx) => {
+    const payload = parseEmailSendPayload(job.payload);
+    if (!payload) throw new PermanentJobError('email-send payload is not {emailId}');
+    const budget = attemptBudget(job.maxAttempts);
+    const plan: TransientPlan =
+      job.attempts >= budget ? { kind: 'park', job: stagedSendJob(payload.emailId, 1) } : { kind: 'retry' };
+    const logger = ctx.logger.child({ module: 'emails' });
+    const result = await attemptSend(attemptDeps(logger, ctx.signal), payload.emailId, plan);
+    if (result.kind === 'retry' || result.kind === 'aborted') {
+      throw new Error(`hand-off to the MTA failed: ${result.reason}`);
+    }
+  };
+}
+
+/**
+ * `email-send:failed`: a slow retry of a parked message. Failing again parks it
+ * for the next stage; after the last stage the message is `failed`.
+ */
+export function createStagedSendHandler(deps: SendJobDeps): JobHandler {
+  const attemptDeps = attemptDepsOf(deps);
+  return async (job, ctx) => {
+    const payload = parseStagedSendPayload(job.payload);
+    if (!payload) throw new PermanentJobError('email-send:failed payload is not {emailId, stage}');
+    const plan: TransientPlan =
+      payload.stage < STAGED_RETRY_DELAYS_MS.length
+        ? { kind: 'park', job: stagedSendJob(payload.emailId, payload.stage + 1) }
+        : { kind: 'give-up' };
+    const logger = ctx.logger.child({ module: 'emails', stage: payload.stage });
+    const result = await attemptSend(attemptDeps(logger, ctx.signal), payload.emailId, plan);
+    if (result.kind === 'aborted') throw new Error(`hand-off to the MTA interrupted: ${result.reason}`);
+  };
+}

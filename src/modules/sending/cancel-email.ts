@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { isoNow } from '../../shared/clock';
+import type { Logger } from '../../shared/logger';
+import { recordEmailEvent } from '../emails/email-events.repository';
+import { emailNotCancellable, emailNotFound } from '../emails/emails.errors';
+import { findAccountEmail, markCancelled } from '../emails/emails.repository';
+import { getEmailView } from '../emails/emails.usecases';
+import { refundQuota } from '../quota/quota';
+
+/**
+ * Cancels a message the worker has not picked up yet (scheduled or still
+ * queued). Its quota is given back; the queued job finds it cancelled and skips it.
+ */
+export async function cancelEmail(deps: {
+  db: Kysely<Database>;
+  log: Logger;
+  userId: string;
+  emailId: string;
+}) {
+  const { db, userId, emailId } = deps;
+  const email = await findAccountEmail(db, userId, emailId);
+  if (!email) throw emailNotFound();
+  const at = isoNow();
+  const cancelled = await db.transaction().execute(async (trx) => {
+    if (!(await markCancelled(trx, userId, emailId, at))) return false;
+    await refundQuota(trx, emailId);
+    await recordEmailEvent(trx, {
+      emailId,
+      userId,
+      type: 'cancelled',
+      message: 'cancelled before sending',
+      at,
+    });
+    return true;
+  });
+  if (!cancelled) throw emailNotCancellable(undefined, { status: email.status });
+  deps.log.info({ event: 'email_cancelled', emailId, userId }, 'email cancelled');
+  return getEmailView({ db, userId, emailId });
+}

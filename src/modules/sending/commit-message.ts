@@ -1,0 +1,290 @@
+import type { Kysely } from 'kysely';
+import type { AppConfig } from '../../config';
+import type { Database, RecipientType } from '../../db/schema';
+import { AppError, isAppError } from '../../shared/app-error';
+import { newId } from '../../shared/ids';
+import {
+  abuseEvaluationPending,
+  noteAbuseEvaluationEnqueued,
+  requestAbuseEvaluation,
+} from '../abuse/abuse.jobs';
+import type { UserRow } from '../accounts/accounts.repository';
+import type { DomainRow } from '../domains/domains.repository';
+import { findSuppressed } from '../suppressions/suppressions.repository';
+import type { Mailbox } from '../emails/address';
+import { canonicalAddress, parseMailbox } from '../emails/address';
+import {
+  emailQueueFailed,
+  emailTooLarge,
+  invalidRecipient,
+  suppressedRecipient,
+  tooManyRecipients,
+} from '../emails/emails.errors';
+import type { StoredResponse } from './idempotency';
+import { storeIdempotent } from './idempotency';
+import type { QuotaUsage } from '../quota/quota';
+import { consumeQuota } from '../quota/quota';
+import { effectiveLimits } from '../quota/quota-limits';
+import type { QueuedEmailRow } from './queued-message.repository';
+import {
+  insertNewMessageJob,
+  insertQueuedEmail,
+  insertQueuedEvent,
+  insertSubmittedRaw,
+} from './queued-message.repository';
+import { emailSendJob } from '../delivery/send-job';
+import { resolveSendingDomain } from './sending-domain';
+
+/**
+ * The send pipeline shared by the API (send-email.ts) and SMTP submission
+ * (submit-message.ts), issue 10: recipient screening, then ONE transaction that
+ * resolves the sending domain, checks suppressions and size, consumes quota and
+ * writes the message, its recipients, the `queued` event and the `email-send`
+ * job. Nothing before the commit has side effects, and it resolves only after
+ * the commit returned, so a 202 or a 250 means on disk.
+ */
+
+/** The one transaction: a WriteBatcher (group commit) or a plain kysely transaction. */
+export interface TransactionRunner {
+  run<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+}
+
+/** A recipient as given: `field` (`to[0]`) names it in refusals when the caller has one. */
+export interface GivenRecipient {
+  readonly value: string;
+  readonly type: RecipientType;
+  readonly field?: string;
+}
+
+export interface ScreenedRecipient {
+  readonly address: string;
+  readonly name: string | null;
+  readonly type: RecipientType;
+}
+
+/**
+ * Refuses an empty list, more than `max`, and an unusable address; keeps the
+ * first occurrence of an address (compared canonically). `countText` words the
+ * over-the-cap refusal the way each interface always has.
+ */
+export function screenRecipients(
+  given: readonly GivenRecipient[],
+  max: number,
+  countText: (count: number) => string,
+): ScreenedRecipient[] {
+  if (given.length === 0) throw invalidRecipient('At least one recipient is required', { field: 'to' });
+  if (given.length > max)
+    throw tooManyRecipients(countText(given.length), { limit: max, count: given.length });
+  const seen = new Set<string>();
+  const out: ScreenedRecipient[] = [];
+  for (const g of given) {
+    const mailbox = parseMailbox(g.value);
+    if (!mailbox) {
+      throw g.field === undefined
+        ? invalidRecipient(`Not a valid address: ${g.value}`, { value: g.value })
+        : invalidRecipient(`${g.field} is not a valid address: ${g.value}`, {
+            field: g.field,
+            value: g.value,
+          });
+    }
+    const address = canonicalAddress(mailbox.address);
+    if (seen.has(address)) continue;
+    seen.add(address);
+    out.push({ address, name: mailbox.name, type: g.type });
+  }
+  return out;
+}
+
+/** What the caller's screening (no SQL) concluded. */
+export type Screening =
+  | { readonly ok: true; readonly recipients: readonly ScreenedRecipient[] }
+  | { readonly ok: false; readonly refusal: unknown };
+
+/** Runs the caller's screening, keeping its refusal for commitMessage to raise in order. */
+export function screen(check: () => readonly ScreenedRecipient[]): Screening {
+  try {
+    return { ok: true, recipients: check() };
+  } catch (refusal) {
+    return { ok: false, refusal };
+  }
+}
+
+export interface CommitDeps {
+  readonly writes: TransactionRunner;
+  readonly config: Pick<
+    AppConfig,
+    'emailMaxSizeBytes' | 'rateLimitEmailsPerHour' | 'rateLimitEmailsPerDay' | 'newAccountEmailsPerHour'
+  >;
+}
+
+export interface AttachmentToStore {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly cid: string | null;
+  readonly bytes: Buffer;
+}
+
+/** The message row's own fields; ids, owner, domain, Message-ID, status and times are filled in here. */
+export type MessageFields = Pick<
+  QueuedEmailRow,
+  | 'source'
+  | 'from_address'
+  | 'from_header'
+  | 'subject'
+  | 'reply_to'
+  | 'headers'
+  | 'tags'
+  | 'metadata'
+  | 'html'
+  | 'text'
+  | 'scheduled_at'
+>;
+
+export interface MessageToCommit {
+  /** `newId('email')`, chosen by the caller (it can appear in the Message-ID). */
+  readonly id: string;
+  /** RFC 3339 acceptance time: created_at, the event's time, the 202's createdAt. */
+  readonly now: string;
+  /** The sender's account as authentication loaded it. */
+  readonly user: UserRow;
+  readonly apiKeyId: string | null;
+  /** The sender: its domain must be on the account, verified, and allow its local part. */
+  readonly from: Mailbox;
+  /**
+   * The screened recipients, or the refusal the caller's own checks (recipients,
+   * reply-to) produced. Those checks need no SQL and run before the transaction;
+   * the refusal is raised at its place in the spec's order, after the domain's.
+   */
+  readonly screening: Screening;
+  /** The Message-ID header value, which may name the sending domain. */
+  readonly messageId: (domain: DomainRow) => string;
+  /** Bytes counted against EMAIL_MAX_SIZE_BYTES, and how the refusal names them. */
+  readonly size: { readonly bytes: number; readonly text: string };
+  readonly fields: MessageFields;
+  readonly attachments: readonly AttachmentToStore[];
+  /**
+   * SMTP submission: the header-cleaned message, delivered as stored (its length
+   * is the row's size_bytes). Built once the checks have passed.
+   */
+  readonly stored?: ((messageId: string) => Buffer) | undefined;
+  /** The `queued` timeline entry's text. */
+  readonly queuedMessage: string;
+  /** The API's Idempotency-Key, stored with the message in the same transaction. */
+  readonly idempotency?:
+    { readonly key: string; readonly requestHash: string; readonly response: StoredResponse } | undefined;
+}
+
+/**
+ * The spec's pipeline from "resolve sending domain" on, all inside the ONE
+ * transaction (a unit of the WriteBatcher's group commit in the API): the domain
+ * checks, the screening's refusal if any, suppressions, size, quota, then the
+ * writes. Reading inside the transaction costs less than separate autocommit
+ * reads (each one a WAL read transaction of its own) and what was checked cannot
+ * change before the commit. A refusal rolls the unit back (nothing written) and
+ * is thrown as the spec's error; any other failure is EMAIL_QUEUE_FAILED with the
+ * original error as its `cause`.
+ */
+export async function commitMessage(
+  deps: CommitDeps,
+  m: MessageToCommit,
+): Promise<{ readonly usage: QuotaUsage; readonly domain: DomainRow }> {
+  const { config } = deps;
+  const userId = m.user.id;
+  const acceptedAt = new Date(m.now);
+  // Abuse signals are re-evaluated after sends, at most once a minute per account.
+  const evaluate = abuseEvaluationPending(userId, acceptedAt);
+  const limits = effectiveLimits(m.user, config, acceptedAt.getTime());
+  let done: { usage: QuotaUsage; domain: DomainRow };
+  try {
+    done = await deps.writes.run(async (trx) => {
+      const domain = await resolveSendingDomain(trx, userId, m.from);
+      if (!m.screening.ok) throw m.screening.refusal;
+      const recipients = m.screening.recipients;
+      const suppressed = await findSuppressed(
+        trx,
+        userId,
+        recipients.map((r) => r.address),
+      );
+      if (suppressed.length > 0)
+        throw suppressedRecipient(`Suppressed: ${suppressed.join(', ')}`, { recipients: suppressed });
+      if (m.size.bytes > config.emailMaxSizeBytes) {
+        throw emailTooLarge(
+          `${m.size.text} ${m.size.bytes} bytes; the limit is ${config.emailMaxSizeBytes}`,
+          {
+            size: m.size.bytes,
+            limit: config.emailMaxSizeBytes,
+          },
+        );
+      }
+      const usage = await consumeQuota(trx, {
+        userId,
+        domainId: domain.id,
+        apiKeyId: m.apiKeyId,
+        emailId: m.id,
+        count: recipients.length,
+        limits,
+        now: acceptedAt.getTime(),
+      });
+      const messageId = m.messageId(domain);
+      const stored = m.stored?.(messageId);
+      await insertQueuedEmail(
+        trx,
+        {
+          ...m.fields,
+          id: m.id,
+          user_id: userId,
+          domain_id: domain.id,
+          api_key_id: m.apiKeyId,
+          message_id: messageId,
+          size_bytes: stored?.length ?? m.size.bytes,
+          status: 'queued',
+          smtp_response: null,
+          created_at: m.now,
+          updated_at: m.now,
+          sent_at: null,
+          delivered_at: null,
+        },
+        recipients.map((r) => ({ id: newId('rcpt'), address: r.address, name: r.name, type: r.type })),
+        m.attachments.map((a, position) => ({
+          id: newId('att'),
+          email_id: m.id,
+          position,
+          filename: a.filename,
+          content_type: a.contentType,
+          cid: a.cid,
+          content: a.bytes,
+          size_bytes: a.bytes.length,
+        })),
+      );
+      if (stored !== undefined) await insertSubmittedRaw(trx, m.id, stored);
+      await insertQueuedEvent(trx, {
+        id: newId('evt'),
+        email_id: m.id,
+        user_id: userId,
+        recipient: null,
+        type: 'queued',
+        message: m.queuedMessage,
+        created_at: m.now,
+      });
+      const scheduledAt = m.fields.scheduled_at;
+      await insertNewMessageJob(
+        trx,
+        emailSendJob(m.id, scheduledAt ? new Date(scheduledAt) : undefined),
+        m.now,
+      );
+      if (evaluate) await requestAbuseEvaluation(trx, userId, acceptedAt);
+      if (m.idempotency) await storeIdempotent(trx, { userId, ...m.idempotency });
+      return { usage, domain };
+    });
+  } catch (err) {
+    if (isAppError(err)) throw err;
+    throw new AppError({
+      code: 'EMAIL_QUEUE_FAILED',
+      status: 503,
+      message: emailQueueFailed().message,
+      cause: err,
+    });
+  }
+  if (evaluate) noteAbuseEvaluationEnqueued(userId, acceptedAt);
+  return done;
+}
