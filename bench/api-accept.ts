@@ -24,7 +24,8 @@ import {
 import { summarizeProfile } from './profile';
 import type { Options, Section } from './types';
 
-function sendRequest(b: Bench) {
+/** The api-accept request: 1 recipient, ~5 KB html (also the memory scenario's load). */
+export function sendRequest(b: Bench) {
   const headers = { authorization: `Bearer ${b.apiKey}`, 'content-type': 'application/json' };
   return (seq: number) => ({
     method: 'POST',

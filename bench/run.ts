@@ -8,13 +8,14 @@ import { parseArgs } from 'node:util';
 import { apiAccept } from './api-accept';
 import { endToEnd } from './end-to-end';
 import { inbound } from './inbound';
+import { latency } from './latency';
 import { limitsSection } from './limits';
 import { cpuProbeMs, fmt, log, machineInfo, REPO, WORK } from './lib';
 import { memory } from './memory';
 import { scale } from './scale';
 import type { Options, Section } from './types';
 
-const ALL = ['api-accept', 'end-to-end', 'memory', 'inbound', 'scale'] as const;
+const ALL = ['api-accept', 'end-to-end', 'memory', 'latency', 'inbound', 'scale'] as const;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
     return [r.e2e, r.memory];
   });
   await attempt('memory', async () => [await memory(opts)]);
+  await attempt('latency', async () => [await latency(opts)]);
   await attempt('inbound', async () => [await inbound(opts)]);
   await attempt('scale', async () => [await scale(opts)]);
 

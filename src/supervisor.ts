@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import type { WorkSignal } from './shared/work-signal';
+import { isWorkSignal, WORK_EVENT } from './shared/work-signal';
 
 export const PROCESS_NAMES = ['api', 'worker', 'mta'] as const;
 export type ProcessName = (typeof PROCESS_NAMES)[number];
@@ -153,18 +155,19 @@ export class Supervisor {
         // Undefined: spawn passes this process's environment on.
         env: this.options.env,
         // Every child gets an IPC channel: the mta reports readiness over it (see
-        // start()), and each child stops when it closes, i.e. when this supervisor
+        // start()), the api its work signals for the worker (relayWork), and each child stops when it closes, i.e. when this supervisor
         // died without stopping them (src/shared/parent-watch.ts, mailroom-process).
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       },
     );
     slot.child = child;
     log.info({ event: 'process_started', name: slot.name, childPid: child.pid }, `${slot.name} started`);
-    if (slot.name === 'mta') {
-      child.on('message', (m: unknown) => {
-        if ((m as { event?: unknown } | null)?.event === 'mta_ready') this.mtaSettled?.('mta_ready');
-      });
-    }
+    child.on('message', (m: unknown) => {
+      if (slot.name === 'mta' && (m as { event?: unknown } | null)?.event === 'mta_ready') {
+        this.mtaSettled?.('mta_ready');
+      }
+      if (isWorkSignal(m)) this.relayWork();
+    });
     child.on('exit', (code, signal) => {
       slot.child = undefined;
       if (slot.name === 'mta') this.mtaSettled?.('mta_exited');
@@ -181,6 +184,13 @@ export class Supervisor {
       );
       slot.restartTimer = setTimeout(() => this.spawn(slot), delay);
     });
+  }
+
+  /** Passes a child's work signal on to the worker (src/shared/work-signal.ts); dropped when it is down. */
+  private relayWork(): void {
+    const worker = this.slots.find((s) => s.name === 'worker')?.child;
+    if (worker?.connected !== true) return;
+    worker.send({ event: WORK_EVENT } satisfies WorkSignal, undefined, {}, () => undefined);
   }
 
   pids(): Partial<Record<ProcessName, number>> {

@@ -27,6 +27,7 @@ import { deliveryOutcomes } from '../../src/mta/delivery-outcome';
 import { mtaDeliveryReports, mtaOutboundGuard } from '../../src/mta/mta-runtime';
 import type { MxLookup } from '../../src/mta/mx-guard';
 import { routeToMx } from '../../src/mta/mx-guard';
+import { disableNagleOnOutbound } from '../../src/mta/outbound-no-delay';
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import { iniInteger, iniValue } from '../ini';
 import type { HarakaAddress, HarakaHmail, HarakaNext, HarakaPlugin, HarakaRecipient } from '../types';
@@ -43,6 +44,14 @@ const state = {
 };
 
 export function register(this: HarakaPlugin): void {
+  if (
+    !disableNagleOnOutbound(
+      this.haraka_require('outbound/client_pool') as Parameters<typeof disableNagleOnOutbound>[0],
+    )
+  )
+    this.logwarn(
+      'outbound client_pool.get_client not found: relays keep Nagle delays (see src/mta/outbound-no-delay.ts)',
+    );
   const ini = this.config.get('mailroom.ini');
   const host = iniValue(ini, 'outbound', 'relay_host');
   if (typeof host === 'string' && host !== '') {

@@ -20,6 +20,7 @@ import { loadConfig } from '../../src/config';
 import type { AppConfig } from '../../src/config';
 import { mtaDb } from '../../src/mta/mta-runtime';
 import { reject } from '../../src/mta/smtp-verdict';
+import { signalWork } from '../../src/shared/work-signal';
 import {
   AuthFailureLimiter,
   apiKeyOf,
@@ -227,6 +228,7 @@ export function submitAtEndOfData(this: HarakaPlugin, next: HarakaNext, connecti
       },
     );
     transaction.notes.mailroom_email_id = id;
+    signalWork();
     connection.loginfo(this, 'message submitted', { event: 'mta_submission_queued', emailId: id });
     next(constants.ok);
   })().catch((err: unknown) => {

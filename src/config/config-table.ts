@@ -106,6 +106,12 @@ export const configTable = {
     '128',
     'Jobs the worker runs at once (sends wait on the MTA, so this is I/O, not cores); their database writes share commits.',
   ),
+  workerPollMs: key(
+    'WORKER_POLL_MS',
+    int(10, 600_000),
+    '100',
+    'How often an idle worker looks for due jobs. Only the fallback for sends: the api tells the worker (through the supervisor) when it commits one, so a send does not wait for the poll; scheduled sends, retries and a lost notification do.',
+  ),
   workerStallLimitMs: key(
     'WORKER_STALL_LIMIT_MS',
     int(1_000, 600_000),

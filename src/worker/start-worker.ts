@@ -6,11 +6,12 @@ import type { Logger } from '../shared/logger';
 import type { HandlerRegistry } from '../jobs/job-handler';
 import { startHealthServer } from './health-server';
 import { JobRunner } from './job-runner';
+import { onWorkSignal } from '../shared/work-signal';
 import type { StallWatchdogOptions } from './stall-watchdog';
 
 export interface StartWorkerOptions {
   readonly config: Pick<AppConfig, 'workerPort' | 'bindAddress'> &
-    Partial<Pick<AppConfig, 'workerConcurrency'>>;
+    Partial<Pick<AppConfig, 'workerConcurrency' | 'workerPollMs'>>;
   /** Migrated already. */
   readonly db: Kysely<Database>;
   readonly handlers: HandlerRegistry;
@@ -35,6 +36,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     handlers: options.handlers,
     logger: options.logger.child({ module: 'job-runner' }),
     concurrency: options.config.workerConcurrency,
+    idleMs: options.config.workerPollMs,
     writes: options.writes,
     stallWatchdog: options.stallWatchdog,
   });
@@ -43,6 +45,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     host: options.config.bindAddress,
   });
   runner.start();
+  // A send the api just committed is claimed now, not at the next poll.
+  onWorkSignal(() => runner.wake());
   options.logger.info({
     event: 'worker_started',
     owner: runner.owner,

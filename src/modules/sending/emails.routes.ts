@@ -15,6 +15,7 @@ import { emailTooLarge } from '../emails/emails.errors';
 import { listEmailsQuery, oversizedCollections, sendEmailBody } from './emails.schemas';
 import { checkIdempotencyKey } from './idempotency';
 import type { QuotaUsage } from '../quota/quota';
+import { signalWork } from '../../shared/work-signal';
 import { sendEmail } from './send-email';
 
 /**
@@ -74,6 +75,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
     if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
     if (result.queued)
       ctx.state.accessLog = { event: 'email_queued', msg: 'email queued', fields: result.queued };
+    if (result.queued?.scheduledAt === null) signalWork();
     ctx.status = result.status;
     ctx.body = result.body;
   };
