@@ -143,22 +143,13 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
     );
   }
 
-  // A refusal of the screening is known here: raised at its place in the spec's order
-  // (after the domain's checks, one read) without a trip through the writer thread.
-  if (!screening.ok) {
-    await resolveSendingDomain(db, userId, from).catch((err: unknown) => {
-      throw isAppError(err) ? err : emailQueueFailedBy(err);
-    });
-    throw screening.refusal;
-  }
-
   const send: ApiSend = {
     id,
     now,
     user,
     apiKeyId: deps.apiKeyId,
     from,
-    recipients: screening.recipients,
+    recipients: screening.ok ? screening.recipients : [],
     size: { bytes: size, text: 'Bodies plus attachments are' },
     fields: {
       source: 'api',
@@ -180,6 +171,14 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
 
   let committed: Committed;
   try {
+    // A refusal of the screening is known here: raised at its place in the spec's order
+    // (after the domain's checks, one read) without a trip through the writer thread.
+    if (!screening.ok) {
+      await resolveSendingDomain(db, userId, from).catch((err: unknown) => {
+        throw isAppError(err) ? err : emailQueueFailedBy(err);
+      });
+      throw screening.refusal;
+    }
     committed = await deps.committer.commit(send);
   } catch (err) {
     if (!isAppError(err) || err.code !== 'EMAIL_QUEUE_FAILED') throw err;
@@ -194,7 +193,7 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
     throw err;
   }
   const { usage, domainId } = committed;
-  const recipients = screening.recipients.length;
+  const recipients = send.recipients.length;
   const queued = { emailId: id, userId, domainId, recipients, scheduledAt };
   return { ...response, usage, replayed: false, queued };
 }
