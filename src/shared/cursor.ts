@@ -8,6 +8,19 @@ export function encodeCursor(id: string): string {
   return Buffer.from(JSON.stringify({ id })).toString('base64url');
 }
 
+/** The list answer every keyset page has: the rows, whether more follow, and where to go on. */
+export function pageBody<T>(page: {
+  readonly data: readonly T[];
+  readonly hasMore: boolean;
+  readonly lastId: string | null | undefined;
+}): { data: readonly T[]; hasMore: boolean; nextCursor: string | null } {
+  return {
+    data: page.data,
+    hasMore: page.hasMore,
+    nextCursor: page.lastId && page.hasMore ? encodeCursor(page.lastId) : null,
+  };
+}
+
 function idPattern(idPrefix: string): RegExp {
   return new RegExp(`^${idPrefix}_[0-9a-z]{26}$`);
 }

@@ -2,7 +2,7 @@ import { readBody } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
-import { encodeCursor } from '../../shared/cursor';
+import { pageBody } from '../../shared/cursor';
 import { contentDisposition, safeContentType } from './inbound-view';
 import { listInboundQuery, patchInboundBody } from './inbound.schemas';
 import {
@@ -41,11 +41,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
           limit: q.limit,
         },
       });
-      ctx.body = {
-        data: page.data,
-        hasMore: page.hasMore,
-        nextCursor: page.lastId && page.hasMore ? encodeCursor(page.lastId) : null,
-      };
+      ctx.body = pageBody(page);
     },
   );
 

@@ -6,7 +6,7 @@ import { requireAuth } from '../../http/context';
 import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
 import { isAppError } from '../../shared/app-error';
-import { encodeCursor } from '../../shared/cursor';
+import { pageBody } from '../../shared/cursor';
 import { sha256Hex } from '../../shared/secrets';
 import { canonicalAddress } from '../emails/address';
 import { getEmailView, listEmailViews } from '../emails/emails.usecases';
@@ -141,11 +141,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
           limit: q.limit,
         },
       });
-      ctx.body = {
-        data: page.data,
-        hasMore: page.hasMore,
-        nextCursor: page.lastId && page.hasMore ? encodeCursor(page.lastId) : null,
-      };
+      ctx.body = pageBody(page);
     },
   );
 
