@@ -27,10 +27,12 @@ export interface ModeFix {
 }
 
 /**
- * Written into DATA_DIR once a whole-tree pass found nothing it could not fix. Every
- * process has run under umask 077 since, so later boots check only DATA_DIR and its
- * direct entries (the database, the secret key, TLS material): a walk of the whole
- * raw-mail store on every start would grow with the mail kept.
+ * Written into DATA_DIR once a whole-tree pass has run. Every process has run under
+ * umask 077 since, so later boots check only DATA_DIR and its direct entries (the
+ * database, the secret key, TLS material): a walk of the whole raw-mail store on
+ * every start would grow with the mail kept. Entries the pass could not change
+ * (another owner: a root-owned bind mount as DATA_DIR itself) are logged; they do
+ * not hold the marker back, or every start would walk the whole tree again.
  */
 const WALKED_MARKER = '.private-modes';
 
@@ -42,7 +44,7 @@ export function restrictDataDir(dataDir: string): { fixed: ModeFix[]; failed: st
   const marker = path.join(dataDir, WALKED_MARKER);
   const whole = !fs.existsSync(marker);
   const result = restrictExistingFiles(dataDir, whole ? Infinity : 1);
-  if (whole && result.failed.length === 0) fs.writeFileSync(marker, '', { mode: PRIVATE_FILE_MODE });
+  if (whole) fs.writeFileSync(marker, '', { mode: PRIVATE_FILE_MODE });
   return result;
 }
 
