@@ -3,7 +3,13 @@
 // recipients, attachments, quota rows and `queued` event. Shared by the delivery, stats,
 // abuse and bounce-intake tests.
 import type { Kysely } from 'kysely';
-import type { Database, DomainStatus, EmailStatus, RecipientType } from '../../src/db/schema';
+import type {
+  Database,
+  DomainStatus,
+  EmailStatus,
+  InboundMessagesTable,
+  RecipientType,
+} from '../../src/db/schema';
 import { minuteOf } from '../../src/modules/quota/quota-limits';
 import { newId } from '../../src/shared/ids';
 
@@ -248,4 +254,41 @@ export async function eventRows(db: Db, id: string) {
 export async function outboxRows(db: Db, id: string) {
   const rows = await db.selectFrom('outbox').selectAll().where('email_id', '=', id).orderBy('id').execute();
   return rows.map((r) => ({ ...r, data: JSON.parse(r.payload) as Record<string, unknown> }));
+}
+
+/** An `inbound_messages` row with every column filled; tests override what they look at. */
+export function inboundMessageRow(
+  row: Pick<InboundMessagesTable, 'user_id' | 'received_at'> & Partial<InboundMessagesTable>,
+): InboundMessagesTable {
+  const id = row.id ?? newId('inb');
+  return {
+    id,
+    domain_id: null,
+    raw_path: `inbound/${id}.eml`,
+    raw_sha256: '0'.repeat(64),
+    size: 10,
+    mail_from: 'x@example.org',
+    rcpt_to: '[]',
+    remote_ip: null,
+    helo: null,
+    from_address: null,
+    from_header: null,
+    to_addresses: '[]',
+    cc_addresses: '[]',
+    subject: null,
+    message_id: null,
+    date: null,
+    text: null,
+    html: null,
+    headers: '[]',
+    spf_result: null,
+    dkim_result: null,
+    dmarc_result: null,
+    authenticated: 0,
+    attachment_count: 0,
+    attachments_dropped: 0,
+    read: 0,
+    created_at: row.received_at,
+    ...row,
+  };
 }

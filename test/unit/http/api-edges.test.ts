@@ -20,7 +20,7 @@ import { insertInbound } from '../../../src/modules/inbound/inbound.repository';
 import { newId } from '../../../src/shared/ids';
 import type { JsonResponse } from '../../helpers/http-client';
 import { ApiClient } from '../../helpers/http-client';
-import { insertEmail } from '../../helpers/email-fixtures';
+import { inboundMessageRow, insertEmail } from '../../helpers/email-fixtures';
 
 type Fields = { field: string; message: string }[];
 type ErrorBody = { error: { code: string; message: string; details?: { fields?: Fields } } };
@@ -91,7 +91,18 @@ describe('API edges', () => {
     for (let i = 0; i < 2; i++) {
       const at = new Date(Date.now() - i * 1000).toISOString();
       await insertEmail(db, { userId, domainId: domain.body.id }, { status: 'queued', createdAt: at });
-      await insertInbound(db, inboundRow(userId, at), []);
+      await insertInbound(
+        db,
+        inboundMessageRow({
+          user_id: userId,
+          received_at: at,
+          from_address: 'x@example.org',
+          from_header: 'x@example.org',
+          subject: 'hi',
+          text: 'hi',
+        }),
+        [],
+      );
     }
   });
   after(async () => {
@@ -218,38 +229,3 @@ describe('API edges', () => {
     });
   }
 });
-
-function inboundRow(userId: string, at: string) {
-  const id = newId('inb');
-  return {
-    id,
-    user_id: userId,
-    domain_id: null,
-    raw_path: `inbound/${id}.eml`,
-    raw_sha256: '0'.repeat(64),
-    size: 10,
-    mail_from: 'x@example.org',
-    rcpt_to: '[]',
-    remote_ip: null,
-    helo: null,
-    from_address: 'x@example.org',
-    from_header: 'x@example.org',
-    to_addresses: '[]',
-    cc_addresses: '[]',
-    subject: 'hi',
-    message_id: null,
-    date: null,
-    text: 'hi',
-    html: null,
-    headers: '[]',
-    spf_result: null,
-    dkim_result: null,
-    dmarc_result: null,
-    authenticated: 0,
-    attachment_count: 0,
-    attachments_dropped: 0,
-    read: 0,
-    received_at: at,
-    created_at: at,
-  };
-}

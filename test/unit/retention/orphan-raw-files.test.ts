@@ -16,7 +16,7 @@ import { storeRawMessage } from '../../../src/modules/inbound/raw-store';
 import { sweepOrphanRawFiles } from '../../../src/modules/retention/orphan-raw-files';
 import { runRetention } from '../../../src/modules/retention/retention.jobs';
 import { isoNow } from '../../../src/shared/clock';
-import { newId } from '../../../src/shared/ids';
+import { inboundMessageRow } from '../../helpers/email-fixtures';
 import type { TestDb } from '../../helpers/test-db';
 import { createTestDb } from '../../helpers/test-db';
 
@@ -75,37 +75,14 @@ describe('retention: orphaned raw inbound files (real database, real files)', ()
     const now = isoNow();
     await insertInbound(
       db,
-      {
-        id: newId('inb'),
+      inboundMessageRow({
         user_id: 'usr_a',
-        domain_id: null,
+        received_at: now,
         raw_path: file,
         raw_sha256: 'x',
         size: MESSAGE.length,
         mail_from: envelope.mailFrom,
-        rcpt_to: '[]',
-        remote_ip: null,
-        helo: null,
-        from_address: null,
-        from_header: null,
-        to_addresses: '[]',
-        cc_addresses: '[]',
-        subject: null,
-        message_id: null,
-        date: null,
-        text: null,
-        html: null,
-        headers: '[]',
-        spf_result: null,
-        dkim_result: null,
-        dmarc_result: null,
-        authenticated: 0,
-        attachment_count: 0,
-        attachments_dropped: 0,
-        read: 0,
-        received_at: now,
-        created_at: now,
-      },
+      }),
       [],
     );
   };
