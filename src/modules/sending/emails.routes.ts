@@ -123,7 +123,8 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       path: '/',
       auth: 'either',
       operationId: 'listEmails',
-      summary: 'List messages, newest first (keyset pages)',
+      summary:
+        'List messages, newest first (keyset pages); filters: status, domainId, tag, recipient, from/to, q',
       query: listEmailsQuery,
       ok: { status: 200, schema: 'EmailPage', description: 'A page of messages (no events)' },
     },
@@ -137,6 +138,11 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
           status: q.status,
           domainId: q.domainId,
           recipient: q.recipient === undefined ? undefined : canonicalAddress(q.recipient.trim()),
+          tag: q.tag,
+          // created_at is stored as toISOString() (UTC, milliseconds): compared as text in that form.
+          createdFrom: q.from === undefined ? undefined : new Date(q.from).toISOString(),
+          createdBefore: q.to === undefined ? undefined : new Date(q.to).toISOString(),
+          text: q.q,
           beforeId: q.cursor,
           limit: q.limit,
         },
