@@ -289,6 +289,13 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     allOf: [ref('Webhook'), obj({ attempts: arrayOf(ref('WebhookAttempt')) })],
   },
   WebhookList: list('Webhook'),
+  // webhook-test-event.ts sendTestEvent
+  WebhookTestQueued: obj({
+    webhookId: str,
+    event: { const: 'webhook.test' },
+    deliveryId: str,
+    createdAt: time,
+  }),
   // settings.usecases.ts getSettings
   Settings: obj({
     account: obj({
