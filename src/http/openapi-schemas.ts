@@ -82,13 +82,20 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ReadyCheck: obj({ ok: bool, error: str }, ['error']),
   // accounts.usecases.ts: SessionResult, publicUser, accountView
   Session: obj({ token: str, expiresAt: time, user: publicUser }),
-  Me: obj({ id: str, email: str, name: str, status: { type: 'string', enum: ['ACTIVE', 'SUSPENDED'] } }),
+  Me: obj({
+    id: str,
+    email: str,
+    name: str,
+    status: { type: 'string', enum: ['ACTIVE', 'SUSPENDED'] },
+    role: { type: 'string', enum: ['user', 'operator'] },
+  }),
   OperatorAccount: obj(
     {
       id: str,
       email: str,
       name: str,
       status: { type: 'string', enum: ['ACTIVE', 'SUSPENDED'] },
+      role: { type: 'string', enum: ['user', 'operator'] },
       createdAt: time,
       suspendedAt: nullable(time),
       suspensionReason: nullable(str),
@@ -100,6 +107,32 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
     ['stoppedEmails'],
   ),
+  // operator-accounts.ts listOperatorAccounts
+  OperatorAccountSummary: {
+    allOf: [
+      ref('OperatorAccount'),
+      obj({
+        volume: obj({ last24h: int, last30d: int }),
+        limits: obj({ emailsPerHour: int, emailsPerDay: int }),
+      }),
+    ],
+  },
+  OperatorAccountPage: page('OperatorAccountSummary'),
+  // audit.repository.ts listAuditPage
+  AuditEntry: obj({
+    id: str,
+    userId: nullable(str),
+    actorType: { type: 'string', enum: ['user', 'api_key', 'operator', 'system', 'anonymous'] },
+    actorId: nullable(str),
+    ip: nullable(str),
+    userAgent: nullable(str),
+    action: str,
+    resource: str,
+    resourceId: nullable(str),
+    details: {},
+    createdAt: time,
+  }),
+  AuditPage: page('AuditEntry'),
   // api-keys.usecases.ts: apiKeyView, CreatedApiKey
   ApiKey: obj({
     id: str,
