@@ -230,9 +230,23 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       metadata: { type: ['object', 'null'] },
       recipients: arrayOf(ref('Recipient')),
       events: { ...arrayOf(ref('EmailEvent')), description: 'Only on GET /v1/emails/{id}.' },
+      delivery: { ...ref('Delivery'), description: 'Only on GET /v1/emails/{id}.' },
     },
-    ['events'],
+    ['events', 'delivery'],
   ),
+  // delivery-explanation.ts deliveryView
+  Delivery: obj({
+    state: {
+      type: 'string',
+      enum: ['scheduled', 'queued', 'retrying', 'sending', 'sent', 'deferred', 'done'],
+    },
+    attempts: int,
+    nextAttemptAt: nullable(time),
+    lastDeferral: {
+      anyOf: [obj({ at: time, reply: str, explanation: str }), { type: 'null' }],
+    },
+    summary: str,
+  }),
   EmailPage: page('Email'),
   // inbound-view.ts
   InboundSummary: obj({

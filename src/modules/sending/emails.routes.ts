@@ -11,6 +11,8 @@ import { sha256Hex } from '../../shared/secrets';
 import { canonicalAddress } from '../emails/address';
 import { getEmailView, listEmailViews } from '../emails/emails.usecases';
 import { cancelEmail } from './cancel-email';
+import { deliveryView } from '../delivery/delivery-explanation';
+import { findPendingSend } from '../delivery/pending-send.repository';
 import { emailTooLarge } from '../emails/emails.errors';
 import { listEmailsQuery, oversizedCollections, sendEmailBody } from './emails.schemas';
 import { checkIdempotencyKey } from './idempotency';
@@ -158,13 +160,16 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       ids: { id: 'email' },
       auth: 'either',
       operationId: 'getEmail',
-      summary: 'One message with recipients and events',
+      summary: 'One message with recipients, events and its delivery state (why it is still queued)',
       ok: { status: 200, schema: 'Email', description: 'The message' },
       errors: ['EMAIL_NOT_FOUND'],
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
-      ctx.body = await getEmailView({ db: deps.db, userId, emailId: ctx.params.id ?? '' });
+      const view = await getEmailView({ db: deps.db, userId, emailId: ctx.params.id ?? '' });
+      const pending = await findPendingSend(deps.db, view.id);
+      const facts = { ...view, events: view.events ?? [] };
+      ctx.body = { ...view, delivery: deliveryView(facts, pending, deps.config.mtaRetryIntervals) };
     },
   );
 
