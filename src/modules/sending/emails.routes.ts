@@ -9,7 +9,14 @@ import { isAppError } from '../../shared/app-error';
 import { pageBody } from '../../shared/cursor';
 import { sha256Hex } from '../../shared/secrets';
 import { canonicalAddress } from '../emails/address';
-import { getEmailView, listEmailViews } from '../emails/emails.usecases';
+import {
+  accountEmailWithRecipients,
+  emailPart,
+  getEmailView,
+  listEmailViews,
+} from '../emails/emails.usecases';
+import { messageBytes } from '../delivery/message-bytes';
+import { previewHeaders, previewQuery } from '../../shared/message-preview';
 import { cancelEmail } from './cancel-email';
 import { deliveryView } from '../delivery/delivery-explanation';
 import { findPendingSend } from '../delivery/pending-send.repository';
@@ -170,6 +177,51 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       const pending = await findPendingSend(deps.db, view.id);
       const facts = { ...view, events: view.events ?? [] };
       ctx.body = { ...view, delivery: deliveryView(facts, pending, deps.config.mtaRetryIntervals) };
+    },
+  );
+
+  routes.define(
+    {
+      method: 'get',
+      path: '/:id/preview',
+      ids: { id: 'email' },
+      auth: 'either',
+      operationId: 'previewEmail',
+      summary:
+        'The stored html or text body, inert: its own CSP (sandbox, no scripts, remote images only on request)',
+      query: previewQuery,
+      ok: { status: 200, description: 'The body', contentType: 'text/html' },
+      errors: ['EMAIL_NOT_FOUND', 'EMAIL_PART_NOT_FOUND'],
+    },
+    async (ctx, q) => {
+      const { userId } = requireAuth(ctx);
+      const body = await emailPart({ db: deps.db, userId, emailId: ctx.params.id ?? '', part: q.part });
+      ctx.set(previewHeaders(q.part, q.remoteImages === '1'));
+      ctx.body = body;
+    },
+  );
+
+  routes.define(
+    {
+      method: 'get',
+      path: '/:id/raw',
+      ids: { id: 'email' },
+      auth: 'either',
+      operationId: 'getEmailRaw',
+      summary:
+        'The message as delivery builds it for the MTA (before its DKIM-Signature and Received headers)',
+      ok: { status: 200, description: 'The message', contentType: 'message/rfc822' },
+      errors: ['EMAIL_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const id = ctx.params.id ?? '';
+      const { email, recipients } = await accountEmailWithRecipients({ db: deps.db, userId, emailId: id });
+      const raw = await messageBytes({ db: deps.db, baseUrl: deps.config.baseUrl, email, recipients });
+      ctx.set('Content-Disposition', `attachment; filename="${id}.eml"`);
+      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+      ctx.type = 'message/rfc822';
+      ctx.body = raw;
     },
   );
 
