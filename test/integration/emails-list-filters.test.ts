@@ -132,6 +132,28 @@ describe('GET /v1/emails: dashboard filters', () => {
     assert.deepEqual(res.body.data, []);
   });
 
+  it('GET /v1/suppressions?q= finds addresses by substring, ignoring case, wildcards literal', async () => {
+    for (const email of ['bounce_1@example.org', 'bounceX1@example.org', 'other@example.net']) {
+      const res = await app.api.post('/v1/suppressions', { token, body: { email, type: 'manual' } });
+      assert.equal(res.status, 201, res.text);
+    }
+    const find = async (q: string, as = token) => {
+      const res = await app.api.get<{ data: { email: string }[] }>(
+        `/v1/suppressions?q=${encodeURIComponent(q)}`,
+        {
+          token: as,
+        },
+      );
+      assert.equal(res.status, 200, res.text);
+      return res.body.data.map((s) => s.email).sort();
+    };
+    assert.deepEqual(await find('BOUNCE'), ['bounce_1@example.org', 'bouncex1@example.org']);
+    assert.deepEqual(await find('e_1'), ['bounce_1@example.org']);
+    assert.deepEqual(await find('example.net'), ['other@example.net']);
+    assert.deepEqual(await find('bounce', other), []);
+    assert.equal((await app.api.get('/v1/suppressions?q=', { token })).status, 422);
+  });
+
   it('refuses malformed filters with VALIDATION_ERROR', async () => {
     for (const query of [
       'tag=bad%20name',

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema';
+import { likeContains } from '../../shared/text';
 import { idTimeFloor } from '../retention/id-time-floor';
 import type { UserRow } from './accounts.repository';
 
@@ -13,16 +14,12 @@ export interface AccountListQuery {
   readonly limit: number;
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** Every account, newest first: the operator's view spans tenants by design. */
 export async function listAccounts(db: Kysely<Database>, q: AccountListQuery): Promise<UserRow[]> {
   let query = db.selectFrom('users').selectAll();
   if (q.status !== undefined) query = query.where('status', '=', q.status);
   if (q.text !== undefined) {
-    const pattern = `%${escapeLike(q.text.toLowerCase())}%`;
+    const pattern = likeContains(q.text.toLowerCase());
     query = query.where((eb) =>
       eb.or([
         sql<boolean>`lower(${sql.ref('email')}) like ${pattern} escape '\\'`,

@@ -9,6 +9,7 @@ import type {
   EmailStatus,
 } from '../../db/schema';
 import { idTimeFloor } from '../retention/id-time-floor';
+import { likeContains, likeEscape } from '../../shared/text';
 
 export type EmailRow = Selectable<EmailsTable>;
 export type RecipientRow = Selectable<EmailRecipientsTable>;
@@ -82,15 +83,6 @@ export interface EmailListQuery {
 /** Ids are made at acceptance, a moment before created_at is read: the id bounds allow for that. */
 const ID_TIME_SLACK_MS = 60_000;
 
-/** `%text%` for LIKE … ESCAPE '\\': the caller's `%`, `_` and `\\` match themselves. */
-export function containsPattern(text: string): string {
-  return `%${escapeLike(text)}%`;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 const likeEscaped = (column: string, pattern: string) =>
   sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
 
@@ -100,10 +92,10 @@ const likeEscaped = (column: string, pattern: string) =>
  * LIKE, not a JSON function, keeps the query portable (PostgreSQL later).
  */
 function tagPatterns(tag: NonNullable<EmailListQuery['tag']>): string[] {
-  const name = escapeLike(JSON.stringify(tag.name));
+  const name = likeEscape(JSON.stringify(tag.name));
   if (tag.value === undefined) return [`%{${name}:%`, `%,${name}:%`];
   // The exact value: the entry ends at the next `,` or at the closing `}`.
-  const entry = `${name}:${escapeLike(JSON.stringify(tag.value))}`;
+  const entry = `${name}:${likeEscape(JSON.stringify(tag.value))}`;
   return ['{', ','].flatMap((start) => [`%${start}${entry},%`, `%${start}${entry}}%`]);
 }
 
@@ -144,7 +136,7 @@ export async function listEmails(db: Kysely<Database>, q: EmailListQuery): Promi
     query = query.where((eb) => eb.or(patterns.map((p) => likeEscaped('emails.tags', p))));
   }
   if (q.text !== undefined) {
-    const pattern = containsPattern(q.text.toLowerCase());
+    const pattern = likeContains(q.text.toLowerCase());
     query = query.where((eb) =>
       eb.or([
         sql<boolean>`lower(${sql.ref('emails.subject')}) like ${pattern} escape '\\'`,
