@@ -100,10 +100,10 @@ function tagPatterns(tag: NonNullable<EmailListQuery['tag']>): string[] {
 }
 
 /**
- * Newest first. Index-backed: (user_id, id) — the time range is turned into id bounds,
- * ids sorting by creation time — (user_id, status, id), (domain_id, id), recipients
- * (user_id, address, email_id). Tag and free text are substring tests over the rows the
- * other filters leave; bench/dashboard-list.ts times each combination on 10,000 messages.
+ * Newest first. Index-backed: (user_id, id, subject, tags) — the time range is turned into
+ * id bounds, ids sorting by creation time; tag and subject substring tests run on the index
+ * entries (migration 012) — (user_id, status, id), (domain_id, id), recipients
+ * (user_id, address, email_id). bench/dashboard-list.ts times each combination on 10,000 messages.
  */
 export async function listEmails(db: Kysely<Database>, q: EmailListQuery): Promise<EmailRow[]> {
   let query = db.selectFrom('emails').selectAll('emails').where('emails.user_id', '=', q.userId);
