@@ -11,7 +11,16 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
 // Everything the build reads. A directory that does not exist (web/ before it lands) is skipped.
-const INPUTS = ['src', 'plugins', 'test', 'bench', 'web', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const INPUTS = [
+  'src',
+  'plugins',
+  'test',
+  'bench',
+  'web',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+];
 const SKIP = new Set(['node_modules', 'dist', '.work']);
 
 /** The newest modification time (ms) under `p`, 0 when it does not exist. */
