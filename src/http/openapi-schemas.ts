@@ -272,7 +272,20 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     updatedAt: time,
   }),
   CreatedWebhook: {
-    allOf: [ref('Webhook'), obj({ secret: { type: 'string', description: 'Signing secret; shown once.' } })],
+    allOf: [
+      ref('Webhook'),
+      obj(
+        {
+          secret: { type: 'string', description: 'Signing secret; shown once.' },
+          warnings: {
+            ...arrayOf(str),
+            description:
+              'Present when the endpoint was saved but will likely fail, e.g. its host does not resolve.',
+          },
+        },
+        ['warnings'],
+      ),
+    ],
   },
   WebhookAttempt: obj({
     id: str,
