@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { LISTEN_FAILED_EXIT } from './shared/listen-failure';
+import { PROCESS_READY_EVENT } from './shared/process-ready';
 import type { WorkSignal } from './shared/work-signal';
 import { isWorkSignal, WORK_EVENT } from './shared/work-signal';
 
@@ -79,8 +80,10 @@ const HEALTHY_RUN_MS = 60_000;
 const MAX_BACKOFF_MS = 30_000;
 /**
  * A child that fails the same way (exit code and signal) this many times in a row,
- * each time before HEALTHY_RUN_MS, is not going to come up: the supervisor stops the
- * appliance instead of restarting it forever (issue 21 item 3).
+ * each time before it said it was ready, is not going to come up: the supervisor
+ * stops the appliance instead of restarting it forever (issue 21 item 3). A child
+ * that dies after it was ready (a crash, the worker's stall watchdog) is restarted
+ * as before, however often.
  */
 export const GIVE_UP_AFTER = 5;
 
@@ -89,7 +92,9 @@ interface Slot {
   child: ChildProcess | undefined;
   startedAt: number;
   failures: number;
-  /** `code/signal` of the last exit before HEALTHY_RUN_MS, and how many times in a row it was that. */
+  /** Said it serves since its last start (PROCESS_READY_EVENT, or mta_ready). */
+  ready: boolean;
+  /** `code/signal` of the last exit before ready, and how many times in a row it was that. */
   lastFailure: string | undefined;
   sameFailures: number;
   restartTimer: NodeJS.Timeout | undefined;
@@ -125,6 +130,7 @@ export class Supervisor {
       child: undefined,
       startedAt: 0,
       failures: 0,
+      ready: false,
       lastFailure: undefined,
       sameFailures: 0,
       restartTimer: undefined,
@@ -166,6 +172,7 @@ export class Supervisor {
     const { log } = this.options;
     slot.restartTimer = undefined;
     slot.startedAt = Date.now();
+    slot.ready = false;
     const child = spawn(
       process.execPath,
       [...CHILD_NODE_FLAGS, ...PROCESS_NODE_FLAGS[slot.name], ENTRY[slot.name]],
@@ -181,7 +188,10 @@ export class Supervisor {
     slot.child = child;
     log.info({ event: 'process_started', name: slot.name, childPid: child.pid }, `${slot.name} started`);
     child.on('message', (m: unknown) => {
-      if (slot.name === 'mta' && (m as { event?: unknown } | null)?.event === 'mta_ready') {
+      const event = (m as { event?: unknown } | null)?.event;
+      if (event === PROCESS_READY_EVENT) slot.ready = true;
+      if (slot.name === 'mta' && event === 'mta_ready') {
+        slot.ready = true;
         this.mtaSettled?.('mta_ready');
       }
       if (isWorkSignal(m)) this.relayWork();
@@ -190,7 +200,7 @@ export class Supervisor {
       slot.child = undefined;
       const ranMs = Date.now() - slot.startedAt;
       // Before mtaSettled: a failed mta must not start the others on its way out.
-      if (!this.stopping && this.cannotStart(slot, code, signal, ranMs)) return;
+      if (!this.stopping && this.cannotStart(slot, code, signal)) return;
       if (slot.name === 'mta') this.mtaSettled?.('mta_exited');
       if (this.stopping) {
         log.info({ event: 'process_stopped', name: slot.name, code, signal }, `${slot.name} stopped`);
@@ -209,11 +219,11 @@ export class Supervisor {
   /**
    * True (and the appliance is being stopped) when this exit means the child cannot
    * start: a listener that cannot bind (LISTEN_FAILED_EXIT; the child logged the one
-   * line naming the setting and port), or GIVE_UP_AFTER identical quick failures.
+   * line naming the setting and port), or GIVE_UP_AFTER identical failures before ready.
    */
-  private cannotStart(slot: Slot, code: number | null, signal: string | null, ranMs: number): boolean {
+  private cannotStart(slot: Slot, code: number | null, signal: string | null): boolean {
     const failure = `${code}/${signal}`;
-    if (ranMs > HEALTHY_RUN_MS) slot.sameFailures = 0;
+    if (slot.ready) slot.lastFailure = undefined;
     slot.sameFailures = slot.lastFailure === failure ? slot.sameFailures + 1 : 1;
     slot.lastFailure = failure;
     const listen = code === LISTEN_FAILED_EXIT;

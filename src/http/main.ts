@@ -9,6 +9,7 @@ import { createApp } from './app';
 import { startApiWriter } from './api-writer';
 import { stopWhenParentGoes } from '../shared/parent-watch';
 import { restrictNewFiles } from '../shared/private-files';
+import { reportReady } from '../shared/process-ready';
 
 /** The api process: `node dist/src/http/main.js`. */
 async function main(): Promise<void> {
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     server.listen(config.port, config.bindAddress, resolve);
   });
   log.info({ event: 'api_started', port: config.port, bindAddress: config.bindAddress }, 'api listening');
+  reportReady();
 
   let stopping = false;
   const stop = (signal: string): void => {
