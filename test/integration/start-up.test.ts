@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { REPO_ROOT } from '../helpers/appliance';
+import { runCtl } from '../helpers/ctl';
 import { freePorts } from '../helpers/free-port';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
@@ -175,6 +176,44 @@ describe('start-up: no fixed worker-to-MTA port', () => {
       }
     } finally {
       for (const s of started) await s.stop();
+    }
+  });
+});
+
+describe('start-up: MAIL_HOSTNAME that is not a fully qualified name', () => {
+  it('ctl config check and ctl doctor warn about it (the boot warning is checked above)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-hostname-'));
+    try {
+      const env = {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? os.tmpdir(),
+        DATA_DIR: dataDir,
+        MAIL_HOSTNAME: 'vm',
+        BASE_URL: 'https://mail.example.net',
+      };
+      const check = await runCtl(env, ['config', 'check']);
+      assert.equal(check.code, 0, check.stderr);
+      assert.match(check.stdout, /configuration is valid/);
+      assert.match(check.stderr, /^warning: MAIL_HOSTNAME "vm" is not a public fully qualified domain name/);
+      assert.match(check.stderr, /include:_spf\.vm/);
+
+      const fine = await runCtl({ ...env, MAIL_HOSTNAME: 'mail.example.net' }, ['config', 'check']);
+      assert.equal(fine.stderr, '');
+
+      const doctor = await runCtl(env, ['doctor', '--offline', '--json']);
+      const report = JSON.parse(doctor.stdout) as {
+        checks: { id: string; status: string; hints: string[] }[];
+      };
+      const config = report.checks.find((c) => c.id === 'config');
+      assert.equal(config?.status, 'warn');
+      assert.ok(
+        config.hints.some((h) =>
+          h.includes('MAIL_HOSTNAME "vm" is not a public fully qualified domain name'),
+        ),
+        JSON.stringify(config),
+      );
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
