@@ -59,6 +59,10 @@ const build = npm
   ? spawnSync(process.execPath, [npm, 'run', '--silent', 'build'], { cwd: root, stdio: 'inherit' })
   : spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
-// Stamped with the time the build started: a file edited during the build is newer.
+// Stamped with the time the build started (a file edited during the build is newer),
+// or with the newest input's when that is later (a file dated in the future, e.g.
+// unpacked from an archive made on a host whose clock is ahead, would otherwise
+// force a build at every start).
+const stampAt = new Date(Math.max(startedAt.getTime(), inputs));
 fs.writeFileSync(stamp, '');
-fs.utimesSync(stamp, startedAt, startedAt);
+fs.utimesSync(stamp, stampAt, stampAt);
