@@ -55,7 +55,10 @@ const FIRST_PASS: readonly [BounceReason, (e: Evidence) => boolean][] = [
         ? !(
             ['norelaying', 'blocked', 'mailboxfull', 'hasmoved', 'rejected', 'notaccept', 'filtered'] as const
           ).some((r) => textSays(r, e.text))
-        : e.rec.command === 'RCPT' && e.byStatus !== 'suspend' && textSays('userunknown', e.text),
+        : e.rec.command === 'RCPT' &&
+          e.byStatus !== 'suspend' &&
+          !throttled(e) &&
+          textSays('userunknown', e.text),
   ],
   [
     'filtered',
@@ -77,13 +80,28 @@ const FIRST_PASS: readonly [BounceReason, (e: Evidence) => boolean][] = [
     (e) =>
       e.byStatus === 'hostunknown'
         ? !textSays('networkerror', e.text)
-        : textSays('hostunknown', e.text) && !isTemporary(e.rec),
+        : textSays('hostunknown', e.text) && !isTemporary(e.rec) && !throttled(e),
   ],
   ['spamdetected', spamByEvidence],
   ['speeding', (e) => textSays('speeding', e.text)],
   ['toomanyconn', (e) => e.byStatus === 'toomanyconn' || textSays('toomanyconn', e.text)],
   ['blocked', (e) => e.byStatus === 'blocked' || textSays('blocked', e.text)],
 ];
+
+/**
+ * A temporary reply that asks us to slow down or come back later (greylisting, rate limits,
+ * "try again later", the X.7 policy codes on a 4xx) is about our traffic, not the address, even
+ * when it quotes the address (ZoneMTA's defer/greylist and slowdown/rate rules).
+ */
+function throttled(e: Evidence): boolean {
+  if (!isTemporary(e.rec)) return false;
+  if (e.rec.status?.startsWith('4.7.') === true) return true;
+  return (
+    textSays('speeding', e.text) ||
+    textSays('toomanyconn', e.text) ||
+    /try (?:again )?later|greylist|rate limit|throttl|slow down/.test(e.text)
+  );
+}
 
 function spamByEvidence(e: Evidence): boolean {
   if (e.rec.status === null) return false;

@@ -10,6 +10,7 @@ import { ADDRESS_PATTERNS } from './address-patterns';
 import { CONTENT_PATTERNS } from './content-patterns';
 import { MTA_OWN_PATTERNS } from './mta-own-patterns';
 import { PROVIDER_PATTERNS } from './provider-patterns';
+import { PUBLIC_PATTERNS } from './public-patterns';
 import { SENDER_PATTERNS } from './sender-patterns';
 import { TRANSPORT_PATTERNS } from './transport-patterns';
 
@@ -21,6 +22,7 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   ...SENDER_PATTERNS,
   ...CONTENT_PATTERNS,
   ...TRANSPORT_PATTERNS,
+  ...PUBLIC_PATTERNS,
 ];
 
 const byReason = new Map<BounceReason, StatusPattern[]>();
