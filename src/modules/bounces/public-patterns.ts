@@ -4,10 +4,12 @@
 //   sisimai: the phrase lists of lib/Sisimai/Reason/{UserUnknown,HostUnknown,NotAccept,Suspend,
 //            HasMoved,TooManyConn}.pm in the Sisimai project (BSD-2-Clause), written here as our
 //            own patterns over lower-cased text.
+//            The MTA-specific message tables of its Lhost modules (Domino.pm, Exim.pm) give the
+//            decisive rows: a reporter's own words about its directory or routing.
 //   zonemta: the bounce rules of ZoneMTA's config/bounces.txt (rows marked reject/recipient are
 //            read as a bad address; defer/blacklist and slowdown/rate rows as our host refused).
 import type { StatusPattern } from './pattern-row';
-import { row } from './pattern-row';
+import { row, sure } from './pattern-row';
 
 export const PUBLIC_PATTERNS: readonly StatusPattern[] = [
   // Sisimai UserUnknown: the local part does not exist.
@@ -49,7 +51,9 @@ export const PUBLIC_PATTERNS: readonly StatusPattern[] = [
   ),
   row(
     'userunknown',
-    /\brecipient address rejected(?:\. \(in reply to rcpt to command\)|: (?:access denied|invalid user|invalid-recipient|unknown user|userunknown)\b)/,
+    // Sisimai's "recipient address rejected. (in reply to rcpt to command)": the command part is
+    // read into the record's command, so the sentence may end the text.
+    /\brecipient address rejected(?:\.(?:$| \(in reply to rcpt to command\))|: (?:access denied|invalid user|invalid-recipient|unknown user|userunknown)\b)/,
     '550 <kijitora@example.jp>: Recipient address rejected: Unknown user',
     'sisimai',
   ),
@@ -96,7 +100,46 @@ export const PUBLIC_PATTERNS: readonly StatusPattern[] = [
     'sisimai',
   ),
 
+  // Sisimai Filtered: the recipient (or its filter) refuses this sender; soft.
+  row(
+    'filtered',
+    /\baccount is protected by\b|\bhas restricted sms e-mail\b|\bis not accepting any mail\b|\bmessage rejected due to user rules\b|\bnot found recipient account\b/,
+    '550 5.2.1 Message rejected due to user rules',
+    'sisimai',
+  ),
+  row(
+    'filtered',
+    /\brecipient id refuse to receive mail\b|\bis only accepting mail from specific email addresses\b|\brefused due to recipient preferences\b|\buser refuses to receive this mail\b|\byou have been blocked by the recipient\b/,
+    '550 5.1.1 RCP-P2 Refused due to recipient preferences',
+    'sisimai',
+  ),
+  // Sisimai Lhost/Domino.pm and Lhost/Exim.pm: the reporter's own directory and routing words.
+  sure(
+    'userunknown',
+    /\bnot listed in (?:domino directory|public name & address book)\b|\bnon répertorié dans l'annuaire domino\b/,
+    'User some.name (kijitora@example.jp) not listed in Domino Directory',
+    'sisimai',
+  ),
+  sure(
+    'hostunknown',
+    /\ball relevant mx records point to non-existent hosts\b/,
+    'all relevant MX records point to non-existent hosts',
+    'sisimai',
+  ),
+  sure(
+    'notaccept',
+    /\ban mx or srv record indicated no smtp service\b/,
+    'neko@example.org an MX or SRV record indicated no SMTP service',
+    'sisimai',
+  ),
+
   // Sisimai HostUnknown: the domain does not exist.
+  row(
+    'hostunknown',
+    /\bdns lookup failure: host \S+ not found\b/, // Sisimai Lhost/DragonFly.pm (dma net.c)
+    'DNS lookup failure: host cx.example.org not found',
+    'sisimai',
+  ),
   row(
     'hostunknown',
     /\bdomain (?:does not exist|is not reachable|must exist)\b|\bhost (?:or domain name not found|unknown)\b|\bunknown host\b/,
@@ -165,6 +208,14 @@ export const PUBLIC_PATTERNS: readonly StatusPattern[] = [
     'userunknown',
     /^554 invalid mailbox\b|^554[ -]5\.7\.1 .*\bunknown recipient\b|^554 .*#5\.1\.1\b/,
     '554 5.7.1 <kijitora@example.org>: Unknown recipient',
+    'zonemta',
+  ),
+  // ZoneMTA's Yahoo rule: a 554 "This user doesn't have a ... account" is an unknown user at any
+  // stage of the dialogue (Yahoo answers it after DATA too).
+  sure(
+    'userunknown',
+    /^554 .*\bthis user doesn't have an? \S+ account\b/,
+    "554 delivery error: dd This user doesn't have a yahoo.com account (kijitora@yahoo.com) [0] - mta1061.mail.ne1.yahoo.com",
     'zonemta',
   ),
   // ZoneMTA defer/blacklist rows: our sending IP is listed; the address may be fine.
