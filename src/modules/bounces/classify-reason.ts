@@ -99,7 +99,7 @@ function throttled(e: Evidence): boolean {
   return (
     textSays('speeding', e.text) ||
     textSays('toomanyconn', e.text) ||
-    /try (?:again )?later|greylist|rate limit|throttl|slow down/.test(e.text)
+    /\btry (?:again )?later\b|\bgreylist|\brate limit|\bthrottl|\bslow down\b/.test(e.text)
   );
 }
 

@@ -218,14 +218,15 @@ export const PUBLIC_PATTERNS: readonly StatusPattern[] = [
     "554 delivery error: dd This user doesn't have a yahoo.com account (kijitora@yahoo.com) [0] - mta1061.mail.ne1.yahoo.com",
     'zonemta',
   ),
-  // ZoneMTA defer/blacklist rows: our sending IP is listed; the address may be fine.
-  row(
+  // ZoneMTA defer/blacklist rows: our sending IP is listed, whatever code the reply carries (a
+  // 5.2.1 "mailbox unavailable" included); the address may be fine.
+  sure(
     'blocked',
     /\bclient host \[?[\d.]+\]? blocked using\b|\b(?:ip|is) blacklisted by\b|\bfound on one or more dnsbls\b|\bfound in dns blacklist\b|\bpoor reputation sender\b/,
     '554 5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org',
     'zonemta',
   ),
-  row(
+  sure(
     'blocked',
     /\byour ip address \S+ is blacklisted\b|\byour server ip address is in\b|\bblacklisted see\b|\brejected due to listing in\b|\bsorbs dnsbl\b/,
     '550 5.2.1 Mailbox unavailable. Your IP address 192.0.2.1 is blacklisted using SPAMHAUS-XBL.',

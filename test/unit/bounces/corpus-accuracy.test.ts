@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { measureCorpus, ratio, statusMatches } from '../../../src/modules/bounces/corpus-accuracy';
+import {
+  loadCorpus,
+  measureCorpus,
+  ratio,
+  statusMatches,
+} from '../../../src/modules/bounces/corpus-accuracy';
+import { FOLDS, foldOf, measureFolds } from '../../../src/modules/bounces/corpus-folds';
+import { STATUS_PATTERNS, textSays, withRowsDisabled } from '../../../src/modules/bounces/status-patterns';
 
 // dist/test/unit/bounces → the repository root is four levels up; the corpus sits beside it.
 const CORPUS = resolve(__dirname, '..', '..', '..', '..', '..', 'shared', 'corpus', 'bounces');
@@ -33,5 +40,49 @@ describe('accuracy on the real-report corpus (issue 5, item 3)', () => {
       ratio(m.kindMatched, m.expectedRecipients) >= KIND_TARGET,
       `kind accuracy ${pct(m.kindMatched, m.expectedRecipients)}`,
     );
+  });
+});
+
+describe('k-fold accuracy on the corpus (issue 22 item 4)', () => {
+  it('splits by a hash of the file name: fixed, in range, and roughly even', () => {
+    assert.equal(foldOf('lhost-postfix-01.eml'), foldOf('lhost-postfix-01.eml'));
+    const counts = new Array<number>(FOLDS).fill(0);
+    for (let i = 0; i < 1000; i++) {
+      const f = foldOf(`file-${i}.eml`);
+      assert.ok(f >= 0 && f < FOLDS);
+      counts[f] = (counts[f] ?? 0) + 1;
+    }
+    for (const c of counts) assert.ok(c > 150 && c < 250, `fold sizes ${counts.join(',')}`);
+  });
+
+  it('takes rows out only for the duration of the call', () => {
+    const rows = new Set(STATUS_PATTERNS.filter((r) => r.reason === 'mailboxfull'));
+    assert.equal(textSays('mailboxfull', 'mailbox full'), true);
+    assert.equal(
+      withRowsDisabled(rows, () => textSays('mailboxfull', 'mailbox full')),
+      false,
+    );
+    assert.equal(textSays('mailboxfull', 'mailbox full'), true);
+  });
+
+  it(`scores at least ${KIND_TARGET * 100} % mean kind accuracy on held-out folds`, async (t) => {
+    if (!existsSync(resolve(CORPUS, 'expected.json'))) {
+      t.skip(`corpus not found at ${CORPUS}`);
+      return;
+    }
+    const k = measureFolds(await loadCorpus(CORPUS));
+    for (const f of k.folds) {
+      const a = f.accuracy;
+      t.diagnostic(
+        `fold ${f.fold}: ${a.kindMatched}/${a.expectedRecipients}, ${f.rowsDisabled} rows held out`,
+      );
+    }
+    t.diagnostic(`mean held-out kind accuracy ${(k.meanKindAccuracy * 100).toFixed(1)} %`);
+    assert.equal(k.folds.length, FOLDS);
+    assert.ok(
+      k.folds.some((f) => f.rowsDisabled > 0),
+      'some corpus rows are held out',
+    );
+    assert.ok(k.meanKindAccuracy >= KIND_TARGET, `mean ${(k.meanKindAccuracy * 100).toFixed(1)} %`);
   });
 });
