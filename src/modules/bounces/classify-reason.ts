@@ -53,7 +53,19 @@ const FIRST_PASS: readonly [BounceReason, (e: Evidence) => boolean][] = [
     (e) =>
       e.byStatus === 'userunknown'
         ? !(
-            ['norelaying', 'blocked', 'mailboxfull', 'hasmoved', 'rejected', 'notaccept', 'filtered'] as const
+            [
+              'norelaying',
+              'blocked',
+              'mailboxfull',
+              'hasmoved',
+              'rejected',
+              'notaccept',
+              'filtered',
+              // A rate limit or policy refusal quoted with a loose X.1.1 is about our traffic.
+              'speeding',
+              'toomanyconn',
+              'policyviolation',
+            ] as const
           ).some((r) => textSays(r, e.text))
         : e.rec.command === 'RCPT' &&
           e.byStatus !== 'suspend' &&

@@ -11,6 +11,7 @@ import { CONTENT_PATTERNS } from './content-patterns';
 import { MTA_OWN_PATTERNS } from './mta-own-patterns';
 import { PROVIDER_PATTERNS } from './provider-patterns';
 import { PUBLIC_PATTERNS } from './public-patterns';
+import { PUBLIC_SOFT_PATTERNS } from './public-soft-patterns';
 import { SENDER_PATTERNS } from './sender-patterns';
 import { TRANSPORT_PATTERNS } from './transport-patterns';
 
@@ -23,6 +24,7 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   ...CONTENT_PATTERNS,
   ...TRANSPORT_PATTERNS,
   ...PUBLIC_PATTERNS,
+  ...PUBLIC_SOFT_PATTERNS,
 ];
 
 const byReason = new Map<BounceReason, StatusPattern[]>();
