@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import type { CorpusAccuracy } from '../src/modules/bounces/corpus-accuracy';
 import { loadCorpus, ratio, scoreFiles } from '../src/modules/bounces/corpus-accuracy';
 import { classifyReport } from '../src/modules/bounces/classify-report';
-import { FOLDS, measureFolds } from '../src/modules/bounces/corpus-folds';
+import { FOLDS, measureFolds, measurePublicOnly } from '../src/modules/bounces/corpus-folds';
 
 const KIND_TARGET = 0.97;
 
@@ -39,6 +39,7 @@ async function main(): Promise<number> {
   const corpus = await loadCorpus(dir);
   const m = scoreFiles(corpus, corpus.names, classifyReport);
   const k = measureFolds(corpus);
+  const p = measurePublicOnly(corpus);
   const lines = [
     `corpus: ${dir}`,
     `files: ${m.files}, expected recipients: ${m.expectedRecipients}, classified in ${m.elapsedMs.toFixed(0)} ms`,
@@ -54,6 +55,7 @@ async function main(): Promise<number> {
         `  fold ${f.fold}: ${String(f.accuracy.files).padStart(3)} files, kind ${pct(f.accuracy.kindMatched, f.accuracy.expectedRecipients)}, ${f.rowsDisabled} rows held out`,
     ),
     `  mean held-out kind accuracy: ${(k.meanKindAccuracy * 100).toFixed(1)} %`,
+    `public rows only (every corpus row off, whole corpus): kind ${pct(p.kindMatched, p.expectedRecipients)}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   if (values.verbose) {

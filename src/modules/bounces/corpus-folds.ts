@@ -80,3 +80,12 @@ export function measureFolds(corpus: Corpus, folds = FOLDS): KFoldAccuracy {
     totalRows: STATUS_PATTERNS.length,
   };
 }
+
+/**
+ * The whole corpus scored with every `corpus` row off: what the public tables and the code alone
+ * read. A floor for the tables' contribution, printed beside the k-fold figure.
+ */
+export function measurePublicOnly(corpus: Corpus): CorpusAccuracy {
+  const off = new Set(STATUS_PATTERNS.filter((r) => r.source === 'corpus'));
+  return scoreFiles(corpus, corpus.names, (raw) => withRowsDisabled(off, () => classifyReport(raw)));
+}

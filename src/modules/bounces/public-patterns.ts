@@ -121,6 +121,18 @@ export const PUBLIC_PATTERNS: readonly StatusPattern[] = [
     'sisimai',
   ),
   sure(
+    'userunknown',
+    /\bthe recipient name is not recognized\b/, // Lhost/Exchange2003.pm (MSEXCH 000C05A6)
+    'kijitora@example.co.jp on Thu, 29 Apr 2007 16:51:51 -0500 The recipient name is not recognized',
+    'sisimai',
+  ),
+  sure(
+    'userunknown',
+    /\bresolver\.adr\.recip(?:ient)? ?notfound\b|\bbecause the address couldn't be found\. check for typos\b/,
+    "Your message wasn't delivered to kijitora@example.it because the address couldn't be found. Check for typos or unnecessary spaces and try again.",
+    'sisimai',
+  ),
+  sure(
     'hostunknown',
     /\ball relevant mx records point to non-existent hosts\b/,
     'all relevant MX records point to non-existent hosts',
@@ -222,7 +234,7 @@ export const PUBLIC_PATTERNS: readonly StatusPattern[] = [
   // 5.2.1 "mailbox unavailable" included); the address may be fine.
   sure(
     'blocked',
-    /\bclient host \[?[\d.]+\]? blocked using\b|\b(?:ip|is) blacklisted by\b|\bfound on one or more dnsbls\b|\bfound in dns blacklist\b|\bpoor reputation sender\b/,
+    /\bclient host \[?[\d.]+\]? blocked using\b|\bspamhaus\.org\/query\b|\b(?:ip|is) blacklisted by\b|\bfound on one or more dnsbls\b|\bfound in dns blacklist\b|\bpoor reputation sender\b/,
     '554 5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org',
     'zonemta',
   ),

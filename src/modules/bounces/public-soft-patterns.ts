@@ -20,7 +20,7 @@ export const PUBLIC_SOFT_PATTERNS: readonly StatusPattern[] = [
   ),
   row(
     'mailboxfull',
-    /\b(?:mail|disc|mailbox quota usage) quota exceeded\b|\bquota violation for\b|\brecipient reached disk quota\b|\bmailbox has exceeded its disk space limit\b|\bdoes not have enough space\b|\bnot enough storage space in\b/,
+    /\bis over (?:disk )?quota(?: temporarily)?\b|\buser has exceeded quota\b|\b(?:mail|disc|mailbox quota usage) quota exceeded\b|\bquota violation for\b|\brecipient reached disk quota\b|\bmailbox has exceeded its disk space limit\b|\bdoes not have enough space\b|\bnot enough storage space in\b/,
     '550 5.1.1 Recipient reached disk quota',
     'sisimai',
   ),
@@ -60,7 +60,7 @@ export const PUBLIC_SOFT_PATTERNS: readonly StatusPattern[] = [
   ),
   row(
     'rejected',
-    /\bempty envelope senders not allowed\b|\bnull sender is not allowed\b|\bunroutable sender address\b|\byour email address has been blacklisted\b|\bmail from not owned by user\b/,
+    /\bdoes not exist e2110\b|\bempty envelope senders not allowed\b|\bnull sender is not allowed\b|\bunroutable sender address\b|\byour email address has been blacklisted\b|\bmail from not owned by user\b/,
     '553 5.1.8 Unroutable sender address',
     'sisimai',
   ),
