@@ -91,7 +91,10 @@ const FIRST_PASS: readonly [BounceReason, (e: Evidence) => boolean][] = [
     'hostunknown',
     (e) =>
       e.byStatus === 'hostunknown'
-        ? !textSays('networkerror', e.text)
+        ? // 5.4.4 "unable to route" is specific and permanent (RFC 3463 §3.5): a DNS-failure
+          // wording beside it does not make it temporary. X.1.2 with such wording may be a lookup
+          // that failed rather than a domain that does not exist.
+          e.rec.status === '5.4.4' || !textSays('networkerror', e.text)
         : textSays('hostunknown', e.text) && !isTemporary(e.rec) && !throttled(e),
   ],
   ['spamdetected', spamByEvidence],
@@ -170,6 +173,10 @@ const SECOND_PASS: readonly BounceReason[] = [
 function secondPass(e: Evidence): BounceReason | null {
   const { rec } = e;
   if (!WEAK_STATUS_REASONS.has(e.byStatus) && rec.diagnosticType === 'SMTP') return e.byStatus;
+  // Specific permanent routing codes decide whatever the reporter's own wording (a non-SMTP
+  // Diagnostic-Code, e.g. Postfix's "Name service error ... Malformed name server reply" with
+  // 5.4.4): RFC 3463 X.4.4 "unable to route", RFC 7505 X.1.10 "null MX".
+  if (rec.status === '5.4.4' || rec.status === '5.1.10') return e.byStatus;
   for (const r of SECOND_PASS) if (textSays(r, e.text)) return r;
   if (e.byStatus !== null) return e.byStatus;
   const subject = rec.status?.slice(0, 3);

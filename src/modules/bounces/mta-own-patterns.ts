@@ -163,10 +163,6 @@ export const MTA_OWN_PATTERNS: readonly StatusPattern[] = [
     'User some.name (a@example.org) not listed in Domino Directory',
   ),
 
-  // Yahoo.
-  sure(
-    'userunknown',
-    /\bthis user doesn't have an? \S+ account\b/,
-    "554 delivery error: dd This user doesn't have a yahoo.com account",
-  ),
+  // Yahoo's "This user doesn't have a ... account" lives in public-patterns.ts (Sisimai's wording,
+  // decisive only after a 554 as in ZoneMTA's rule).
 ];

@@ -121,3 +121,38 @@ function readRecord(example: string, reason: string): DeliveryRecord {
     command,
   };
 }
+
+describe('specific routing codes before the wording (RFC 3463 X.4.4, RFC 7505 X.1.10)', () => {
+  it('5.4.4 with a DNS-failure wording is an unroutable domain (hard), in SMTP or not', () => {
+    const diagnostic =
+      'Name service error for name=example.org type=MX: Malformed or unexpected name server reply';
+    assert.deepEqual(read({ status: '5.4.4', diagnosticType: 'X-OUTBOUND-MAIL-RELAY', diagnostic }), [
+      'hostunknown',
+      'hard',
+    ]);
+    assert.deepEqual(read({ status: '5.4.4', smtpCode: 554, diagnostic: `554 5.4.4 ${diagnostic}` }), [
+      'hostunknown',
+      'hard',
+    ]);
+  });
+
+  it('4.4.4 with the same wording stays a network error (soft)', () => {
+    const diagnostic = '451 4.4.4 Malformed or unexpected name server reply';
+    assert.equal(read({ status: '4.4.4', smtpCode: 451, diagnostic })[1], 'soft');
+  });
+});
+
+describe('Yahoo\'s "This user doesn\'t have a ... account"', () => {
+  const words = "This user doesn't have a example.co.jp account (kijitora@example.co.jp) [-9]";
+
+  it('after a 554 is an unknown user wherever it came (ZoneMTA)', () => {
+    assert.deepEqual(
+      read({ diagnostic: `554 delivery error: dd ${words}`, smtpCode: 554, command: 'DATA' }),
+      ['userunknown', 'hard'],
+    );
+  });
+
+  it('after DATA without a reply code is a per-user filter, as any unknown-user wording (Sisimai)', () => {
+    assert.deepEqual(read({ diagnostic: words, command: 'DATA' }), ['filtered', 'soft']);
+  });
+});
