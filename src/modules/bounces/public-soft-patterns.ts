@@ -106,6 +106,8 @@ export const PUBLIC_SOFT_PATTERNS: readonly StatusPattern[] = [
     'rfc3463',
   ),
   row('mesgtoobig', /\bmessage too big for system\b/, '552 5.3.4 Message too big for system', 'rfc3463'),
+  // RFC 7505 §4.2 (X.7.27, in the registry RFC 3463 set up): our sender domain has a null MX.
+  row('rejected', /\bsender address has null mx\b/, '550 5.7.27 Sender address has null MX', 'rfc3463'),
 
   // Haraka outbound's own bounces (the MTA Mailroom delivers through).
   row('hostunknown', /\bno mx for \S/, '550 5.1.2 No MX for example.invalid', 'haraka'),

@@ -136,6 +136,19 @@ describe('specific routing codes before the wording (RFC 3463 X.4.4, RFC 7505 X.
     ]);
   });
 
+  it("5.7.27 is the sender's null MX (RFC 7505 §4.2): our domain, never the recipient's (soft)", () => {
+    const diagnostic = '550 5.7.27 Sender address has null MX';
+    assert.deepEqual(read({ status: '5.7.27', smtpCode: 550, diagnostic, command: 'MAIL' }), [
+      'rejected',
+      'soft',
+    ]);
+    assert.deepEqual(read({ status: '5.7.27', smtpCode: 550, diagnostic, command: 'RCPT' }), [
+      'rejected',
+      'soft',
+    ]);
+    assert.equal(read({ diagnostic, command: 'MAIL' })[1], 'soft');
+  });
+
   it('4.4.4 with the same wording stays a network error (soft)', () => {
     const diagnostic = '451 4.4.4 Malformed or unexpected name server reply';
     assert.equal(read({ status: '4.4.4', smtpCode: 451, diagnostic })[1], 'soft');
