@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
@@ -84,5 +85,20 @@ describe('k-fold accuracy on the corpus (issue 22 item 4)', () => {
       'some corpus rows are held out',
     );
     assert.ok(k.meanKindAccuracy >= KIND_TARGET, `mean ${(k.meanKindAccuracy * 100).toFixed(1)} %`);
+  });
+
+  it('is what `npm run bench:bounces -- --check` prints, and the check passes', (t) => {
+    if (!existsSync(resolve(CORPUS, 'expected.json'))) {
+      t.skip(`corpus not found at ${CORPUS}`);
+      return;
+    }
+    // dist/test/unit/bounces → dist/bench/bounces.js
+    const bench = resolve(__dirname, '..', '..', '..', 'bench', 'bounces.js');
+    const run = spawnSync(process.execPath, [bench, CORPUS, '--check'], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /whole corpus/);
+    assert.match(run.stdout, /5-fold \(rules written on 4\/5, scored on the held-out 1\/5/);
+    for (let k = 0; k < FOLDS; k++) assert.match(run.stdout, new RegExp(`fold ${k}: `));
+    assert.match(run.stdout, /mean held-out kind accuracy: \d+\.\d %/);
   });
 });
