@@ -26,12 +26,14 @@ function readExample(example: string, reason: string): [string, string] {
   });
 }
 
-const PUBLIC_ROWS = [...PUBLIC_PATTERNS, ...PUBLIC_SOFT_PATTERNS];
+/** Every row from a public source, wherever it lives (mta-own-patterns.ts has re-sourced rows). */
+const PUBLIC_ROWS = STATUS_PATTERNS.filter((r) => r.source !== 'corpus');
 const CORPUS_ROWS = new Set(STATUS_PATTERNS.filter((r) => r.source === 'corpus'));
 
 describe('rows from public sources (issue 22 item 4)', () => {
-  it('every public row names a public source', () => {
-    for (const r of PUBLIC_ROWS) assert.notEqual(r.source, 'corpus', r.example);
+  it('every row of the public tables names a public source', () => {
+    for (const r of [...PUBLIC_PATTERNS, ...PUBLIC_SOFT_PATTERNS])
+      assert.notEqual(r.source, 'corpus', r.example);
   });
 
   // The k-fold measurement keeps these rows in every fold; they must stand without any row
