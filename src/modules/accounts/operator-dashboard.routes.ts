@@ -5,7 +5,9 @@ import { sessionOperatorActor } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { cursorParam, pageBody } from '../../shared/cursor';
 import { listAuditPage } from '../audit/audit.repository';
+import { OperatorAccountView } from './accounts.responses';
 import { operatorLimitsBody, suspendBody } from './accounts.schemas';
+import { AuditPage, OperatorAccountPage } from './operator-dashboard.responses';
 import { reinstateAccount, setAccountLimits, suspendAccount } from './accounts.usecases';
 import { listOperatorAccounts } from './operator-accounts';
 
@@ -31,7 +33,7 @@ const auditQuery = z.strictObject({
 
 const reinstateBody = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() });
 
-const account = (description: string) => ({ status: 200, schema: 'OperatorAccount', description });
+const account = (description: string) => ({ status: 200, schema: OperatorAccountView, description });
 
 /**
  * `/v1/operator`: the dashboard's operator screens (issue 19), for sessions of accounts with
@@ -49,7 +51,7 @@ export function operatorDashboardRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'operatorListAccounts',
       summary: 'Every account, newest first, with status, volume (24 h, 30 d) and limits',
       query: listAccountsQuery,
-      ok: { status: 200, schema: 'OperatorAccountPage', description: 'A page of accounts' },
+      ok: { status: 200, schema: OperatorAccountPage, description: 'A page of accounts' },
     },
     async (ctx, q) => {
       const page = await listOperatorAccounts({
@@ -146,7 +148,7 @@ export function operatorDashboardRoutes(deps: ApiDeps): RouteGroup {
       summary:
         'The audit log of every account, newest first (filters: action, actor, target, account, from/to)',
       query: auditQuery,
-      ok: { status: 200, schema: 'AuditPage', description: 'A page of audit entries' },
+      ok: { status: 200, schema: AuditPage, description: 'A page of audit entries' },
     },
     async (ctx, q) => {
       const rows = await listAuditPage(deps.db, {

@@ -26,6 +26,8 @@ import { checkIdempotencyKey } from './idempotency';
 import type { QuotaUsage } from '../quota/quota';
 import { signalWork } from '../../shared/work-signal';
 import { sendEmail } from './send-email';
+import { EmailDetail, SendAccepted } from '../sending/sending.responses';
+import { EmailPage, EmailView } from '../emails/emails.responses';
 
 /**
  * Bodies up to this size keep the spec's order (validate, then authenticate); larger ones
@@ -97,7 +99,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'sendEmail',
       summary: 'Queue a message (202 once durably queued; not delivered)',
       body: sendEmailBody,
-      ok: { status: 202, schema: 'SendAccepted', description: 'Queued' },
+      ok: { status: 202, schema: SendAccepted, description: 'Queued' },
       errors: [
         'DOMAIN_NOT_FOUND',
         'DOMAIN_NOT_VERIFIED',
@@ -135,7 +137,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       summary:
         'List messages, newest first (keyset pages); filters: status, domainId, tag, recipient, from/to, q',
       query: listEmailsQuery,
-      ok: { status: 200, schema: 'EmailPage', description: 'A page of messages (no events)' },
+      ok: { status: 200, schema: EmailPage, description: 'A page of messages (no events)' },
     },
     async (ctx, q) => {
       const { userId } = requireAuth(ctx);
@@ -168,7 +170,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'getEmail',
       summary: 'One message with recipients, events and its delivery state (why it is still queued)',
-      ok: { status: 200, schema: 'Email', description: 'The message' },
+      ok: { status: 200, schema: EmailDetail, description: 'The message' },
       errors: ['EMAIL_NOT_FOUND'],
     },
     async (ctx) => {
@@ -233,7 +235,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'cancelEmail',
       summary: 'Cancel a message still queued (typically scheduled)',
-      ok: { status: 200, schema: 'Email', description: 'The cancelled message' },
+      ok: { status: 200, schema: EmailView, description: 'The cancelled message' },
       errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_CANCELLABLE'],
     },
     async (ctx) => {

@@ -16,6 +16,14 @@ import {
   listWebhookViews,
   updateWebhook,
 } from './webhooks.usecases';
+import {
+  CreatedWebhookView,
+  WebhookDetailView,
+  WebhookList,
+  WebhookTestQueued,
+  WebhookView,
+} from './webhooks.responses';
+import { Deleted } from '../../http/response-schema';
 
 /** `/v1/webhooks`: the account's endpoints and their recent delivery attempts. API key or session. */
 export function webhookRoutes(deps: ApiDeps): RouteGroup {
@@ -35,7 +43,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'createWebhook',
       summary: 'Register an endpoint; the signing secret is shown once',
       body: createWebhookBody,
-      ok: { status: 201, schema: 'CreatedWebhook', description: 'Created' },
+      ok: { status: 201, schema: CreatedWebhookView, description: 'Created' },
       errors: ['WEBHOOK_LIMIT_REACHED'],
     },
     async (ctx) => {
@@ -60,7 +68,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'listWebhooks',
       summary: 'List endpoints',
-      ok: { status: 200, schema: 'WebhookList', description: 'Endpoints' },
+      ok: { status: 200, schema: WebhookList, description: 'Endpoints' },
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
@@ -76,7 +84,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'getWebhook',
       summary: 'One endpoint with its last 25 delivery attempts',
-      ok: { status: 200, schema: 'WebhookDetail', description: 'The endpoint' },
+      ok: { status: 200, schema: WebhookDetailView, description: 'The endpoint' },
       errors: ['WEBHOOK_NOT_FOUND'],
     },
     async (ctx) => {
@@ -94,7 +102,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'updateWebhook',
       summary: 'Change url, events or enabled (re-enabling resets the failure count)',
       body: patchWebhookBody,
-      ok: { status: 200, schema: 'Webhook', description: 'Updated' },
+      ok: { status: 200, schema: WebhookView, description: 'Updated' },
       errors: ['WEBHOOK_NOT_FOUND'],
     },
     async (ctx) => {
@@ -119,7 +127,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'deleteWebhook',
       summary: 'Delete an endpoint',
-      ok: { status: 200, schema: 'Deleted', description: 'Deleted' },
+      ok: { status: 200, schema: Deleted, description: 'Deleted' },
       errors: ['WEBHOOK_NOT_FOUND'],
     },
     async (ctx) => {
@@ -136,7 +144,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'enableWebhook',
       summary: 'Re-enable an endpoint (after auto-disable): the failure count starts afresh',
-      ok: { status: 200, schema: 'Webhook', description: 'Enabled' },
+      ok: { status: 200, schema: WebhookView, description: 'Enabled' },
       errors: ['WEBHOOK_NOT_FOUND'],
     },
     async (ctx) => {
@@ -161,7 +169,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'testWebhook',
       summary: 'Queue a `webhook.test` delivery to this endpoint; its attempts show in the log',
-      ok: { status: 202, schema: 'WebhookTestQueued', description: 'Queued' },
+      ok: { status: 202, schema: WebhookTestQueued, description: 'Queued' },
       errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DISABLED'],
     },
     async (ctx) => {
