@@ -95,6 +95,10 @@ describe('GET /v1/emails: dashboard filters', () => {
       [ids.old],
     );
     assert.deepEqual(await idsOf('from=2026-01-10T12:00:00.001Z&to=2026-02-01T00:00:00Z'), []);
+    // A calendar day (a date input's value) is the whole UTC day, at either end.
+    assert.deepEqual(await idsOf('from=2026-01-10&to=2026-01-10'), [ids.old]);
+    assert.deepEqual(await idsOf('from=2026-01-11&to=2026-01-31'), []);
+    assert.deepEqual(await idsOf('to=2026-01-09'), []);
     const recent = await idsOf('from=2026-02-01T00:00:00Z');
     assert.equal(recent.length, 5);
     assert.ok(!recent.includes(ids.old!));
@@ -160,6 +164,8 @@ describe('GET /v1/emails: dashboard filters', () => {
       'tag=',
       'from=yesterday',
       'to=2026-13-01T00:00:00Z',
+      'to=2026-02-30',
+      'from=2026-1-1',
       'q=',
       `q=${'x'.repeat(101)}`,
     ]) {

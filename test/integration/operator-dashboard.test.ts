@@ -220,6 +220,14 @@ describe('operator role and /v1/operator endpoints', () => {
       all.body.data.map((e) => e.id),
     );
     assert.equal((await get('/v1/operator/audit?from=yesterday', op.token)).status, 422);
+    // A date input's value: the whole UTC day.
+    const today = new Date().toISOString().slice(0, 10);
+    const byDay = await get<Page<AuditEntry>>(
+      `/v1/operator/audit?from=${today}&to=${today}&limit=200`,
+      op.token,
+    );
+    assert.equal(byDay.status, 200, byDay.text);
+    assert.ok(byDay.body.data.length > 0);
   });
 
   it('ctl revoke-operator takes the role away on the next request', async () => {

@@ -4,6 +4,7 @@ import type { ApiDeps } from '../../http/context';
 import { sessionOperatorActor } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { cursorParam, pageBody } from '../../shared/cursor';
+import { instantParam } from '../../shared/instant-param';
 import { listAuditPage } from '../audit/audit.repository';
 import { OperatorAccountView } from './accounts.responses';
 import { operatorLimitsBody, suspendBody } from './accounts.schemas';
@@ -18,15 +19,13 @@ const listAccountsQuery = z.strictObject({
   cursor: cursorParam('usr').optional(),
 });
 
-const instant = z.iso.datetime({ offset: true }).transform((s) => new Date(s).toISOString());
-
 const auditQuery = z.strictObject({
   action: z.string().max(100).optional(),
   actor: z.string().max(200).optional(),
   target: z.string().max(200).optional(),
   account: z.string().max(64).optional(),
-  from: instant.optional(),
-  to: instant.optional(),
+  from: instantParam('from').optional(),
+  to: instantParam('to').optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: cursorParam('aud').optional(),
 });

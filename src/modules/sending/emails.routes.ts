@@ -150,9 +150,8 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
           domainId: q.domainId,
           recipient: q.recipient === undefined ? undefined : canonicalAddress(q.recipient.trim()),
           tag: q.tag,
-          // created_at is stored as toISOString() (UTC, milliseconds): compared as text in that form.
-          createdFrom: q.from === undefined ? undefined : new Date(q.from).toISOString(),
-          createdBefore: q.to === undefined ? undefined : new Date(q.to).toISOString(),
+          createdFrom: q.from,
+          createdBefore: q.to,
           text: q.q,
           beforeId: q.cursor,
           limit: q.limit,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_STATUSES } from '../../db/schema';
 import { cursorParam } from '../../shared/cursor';
+import { instantParam } from '../../shared/instant-param';
 import { hasControlChars } from '../../shared/text';
 
 const MAX_ATTACHMENTS = 10;
@@ -208,10 +209,10 @@ export const listEmailsQuery = z.strictObject({
   domainId: z.string().max(64).optional(),
   recipient: z.string().max(254).optional(),
   tag: tagFilter.optional(),
-  /** createdAt at or after this instant. */
-  from: z.iso.datetime({ offset: true }).optional(),
-  /** createdAt before this instant. */
-  to: z.iso.datetime({ offset: true }).optional(),
+  /** createdAt at or after this instant (or the start of this UTC day). */
+  from: instantParam('from').optional(),
+  /** createdAt before this instant (or the end of this UTC day). */
+  to: instantParam('to').optional(),
   /** Free text over subject and recipient addresses; bounded, since every row is scanned for it. */
   q: z.string().trim().min(1).max(100).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
