@@ -104,7 +104,7 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ApiKey: obj({
     id: str,
     name: str,
-    mode: { const: 'live' },
+    mode: { type: 'string', enum: ['live', 'test'] },
     keyPrefix: str,
     createdAt: time,
     lastUsedAt: nullable(time),
@@ -113,9 +113,12 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   CreatedApiKey: obj({
     id: str,
     name: str,
-    mode: { const: 'live' },
+    mode: { type: 'string', enum: ['live', 'test'] },
     keyPrefix: str,
-    token: { type: 'string', description: 'The secret `re_live_…`; shown only in this response.' },
+    token: {
+      type: 'string',
+      description: 'The secret `re_live_…` (or `re_test_…` for a test key); shown only in this response.',
+    },
     warning: str,
     createdAt: time,
   }),
@@ -176,10 +179,20 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     smtpResponse: nullable(str),
   }),
   EmailEvent: obj({ type: str, message: nullable(str), recipient: nullable(str), createdAt: time }),
+  Capture: obj({
+    state: { type: 'string', enum: ['pending', 'captured', 'pruned'] },
+    unverifiedDomain: bool,
+    capturedAt: nullable(time),
+    sizeBytes: nullable(int),
+    raw: nullable(str),
+    html: nullable(str),
+    text: nullable(str),
+  }),
   Email: obj(
     {
       id: str,
       status: emailStatus,
+      mode: { type: 'string', enum: ['live', 'test'] },
       subject: str,
       fromAddress: str,
       from: str,
@@ -196,9 +209,13 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       tags: { type: ['object', 'null'] },
       metadata: { type: ['object', 'null'] },
       recipients: arrayOf(ref('Recipient')),
+      capture: {
+        anyOf: [ref('Capture'), { type: 'null' }],
+        description: 'Only on GET /v1/emails/{id}: null for live mail, the capture of test mail.',
+      },
       events: { ...arrayOf(ref('EmailEvent')), description: 'Only on GET /v1/emails/{id}.' },
     },
-    ['events'],
+    ['events', 'capture'],
   ),
   EmailPage: page('Email'),
   // inbound-view.ts

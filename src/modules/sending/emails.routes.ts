@@ -9,7 +9,7 @@ import { isAppError } from '../../shared/app-error';
 import { pageBody } from '../../shared/cursor';
 import { sha256Hex } from '../../shared/secrets';
 import { canonicalAddress } from '../emails/address';
-import { getEmailView, listEmailViews } from '../emails/emails.usecases';
+import { getCapturedRaw, getEmailView, listEmailViews } from '../emails/emails.usecases';
 import { cancelEmail } from './cancel-email';
 import { emailTooLarge } from '../emails/emails.errors';
 import { listEmailsQuery, oversizedCollections, sendEmailBody } from './emails.schemas';
@@ -23,6 +23,9 @@ import { sendEmail } from './send-email';
  * are authenticated before a byte is read. A send without attachments is far smaller.
  */
 const AUTH_FIRST_BYTES = 64 * 1024;
+
+/** On every send with a test-mode key (issue 21): what happened instead of delivery. */
+const TEST_MODE_HEADER = 'X-Mailroom-Test-Mode';
 
 function setQuotaHeaders(ctx: Koa.Context, usage: QuotaUsage): void {
   ctx.set('X-RateLimit-Limit', String(usage.hour.limit));
@@ -66,6 +69,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       log: deps.log,
       user: auth.user,
       apiKeyId: auth.keyId,
+      mode: auth.mode,
       input,
       // The body is hashed only when a key asks for replay protection.
       idempotency:
@@ -73,6 +77,9 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
     });
     if (result.usage) setQuotaHeaders(ctx, result.usage);
     if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+    if (auth.mode === 'test') {
+      ctx.set(TEST_MODE_HEADER, result.unverifiedDomain === true ? 'unverified-domain' : 'captured');
+    }
     if (result.queued)
       ctx.state.accessLog = { event: 'email_queued', msg: 'email queued', fields: result.queued };
     if (result.queued?.scheduledAt === null) signalWork();
@@ -112,6 +119,8 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
         'X-RateLimit-Remaining-Day': 'What is left of it',
         'Idempotent-Replayed':
           '`true` when this is the stored answer to an earlier request with the same key',
+        [TEST_MODE_HEADER]:
+          'Test-mode keys only: `captured` (the message will end in the capture), or `unverified-domain` (captured too, and sent from a domain that is not verified: a live key would be refused)',
       },
     },
     send,
@@ -159,6 +168,28 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
     async (ctx) => {
       const { userId } = requireAuth(ctx);
       ctx.body = await getEmailView({ db: deps.db, userId, emailId: ctx.params.id ?? '' });
+    },
+  );
+
+  routes.define(
+    {
+      method: 'get',
+      path: '/:id/raw',
+      ids: { id: 'email' },
+      auth: 'either',
+      operationId: 'getEmailRaw',
+      summary: 'The captured message of a test-mode send, as signed (message/rfc822)',
+      ok: { status: 200, description: 'The message as it would have left', contentType: 'message/rfc822' },
+      errors: ['EMAIL_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const id = ctx.params.id ?? '';
+      const raw = await getCapturedRaw({ db: deps.db, userId, emailId: id });
+      ctx.set('Content-Disposition', `attachment; filename="${id}.eml"`);
+      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+      ctx.type = 'message/rfc822';
+      ctx.body = raw;
     },
   );
 
