@@ -140,7 +140,7 @@ describe('test-mode keys: captured, never delivered (SMTP sink as relay)', () =>
     assert.equal(capture.html, `/v1/emails/${sent.body.id}/preview?part=html`);
     assert.equal(capture.text, `/v1/emails/${sent.body.id}/preview?part=text`);
 
-    const raw = await app.api.get(capture.raw!, { token: testKey });
+    const raw = await app.api.get(capture.raw, { token: testKey });
     assert.equal(raw.status, 200);
     assert.match(raw.headers.get('content-type') ?? '', /^message\/rfc822/);
     // DKIM-signed by the domain's key, as the MTA would have signed it.
