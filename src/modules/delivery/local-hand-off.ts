@@ -121,12 +121,14 @@ const REPLIES = {
   deferred: { code: 451, status: '4.2.0', text: 'Simulated deferral: try again later' },
 } as const;
 
-/** Inside the transaction that recorded `sent`: the capture, and each local recipient's outcome. */
+/**
+ * Inside the transaction that recorded `sent`: the capture, and each local recipient's
+ * outcome (the MTA never saw these recipients, so none of them can have been refused).
+ */
 export async function recordLocalHandOff(
   trx: Kysely<Database>,
   email: EmailForSend,
   h: LocalHandOff,
-  refused: ReadonlySet<string>,
 ): Promise<void> {
   if (h.captured !== undefined) {
     await insertCaptured(trx, {
@@ -139,7 +141,6 @@ export async function recordLocalHandOff(
   }
   const options = { acceptBeforeSent: true };
   for (const [recipient, kind] of h.outcomes) {
-    if (refused.has(recipient)) continue;
     if (kind === 'captured' || kind === 'delivered' || kind === 'complained') {
       // complained@ is delivered first: a complaint is about mail that arrived.
       const reply = kind === 'captured' ? REPLIES.captured : REPLIES.delivered;
@@ -155,7 +156,6 @@ export async function recordLocalHandOff(
     }
   }
   for (const report of h.reports) {
-    if (refused.has(report.recipient)) continue;
     await enqueueBounceReport(trx, {
       rawPath: report.rawPath,
       sha256: report.sha256,

@@ -148,10 +148,9 @@ export async function attemptSend(
   } catch (err) {
     return settle(deps, email, attempt, classifyHandOffError(err), plan);
   }
-  const refused = new Set(accepted.rejected.map((r) => r.address));
   const recorded = await write(deps, async (trx) => {
     if (!(await recordSent(trx, email, attempt, accepted))) return false;
-    await recordLocalHandOff(trx, email, local, refused);
+    await recordLocalHandOff(trx, email, local);
     return true;
   });
   const result: AttemptResult = recorded
