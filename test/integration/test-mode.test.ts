@@ -10,6 +10,8 @@ import { runRetention } from '../../src/modules/retention/retention.jobs';
 import type { Appliance } from '../helpers/appliance';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
+import type { Schema } from '../helpers/json-schema';
+import { checkSchema } from '../helpers/json-schema';
 import { waitUntil } from '../helpers/wait-until';
 import type { Receiver } from '../helpers/webhook-receiver';
 import { startReceiver } from '../helpers/webhook-receiver';
@@ -41,6 +43,28 @@ interface Payload {
   emailId: string;
   recipient: string;
   mode?: string;
+}
+
+type Doc = Schema & {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>
+  >;
+};
+
+/** The body matches what /openapi.json declares for that route and status (undeclared fields count). */
+async function assertDocumented(
+  app: Appliance,
+  method: string,
+  template: string,
+  status: number,
+  body: unknown,
+) {
+  const doc = (await app.api.get<Doc>('/openapi.json')).body;
+  const schema =
+    doc.paths[template]?.[method]?.responses[String(status)]?.content?.['application/json']?.schema;
+  assert.ok(schema, `${method} ${template} ${status} has a schema`);
+  assert.deepEqual(checkSchema(doc, schema, body), [], `${method} ${template} ${status}`);
 }
 
 async function createKey(app: Appliance, token: string, mode?: string) {
@@ -99,6 +123,7 @@ describe('test-mode keys: captured, never delivered (SMTP sink as relay)', () =>
     assert.match(test.token, /^re_test_[A-Za-z0-9_-]{20,}$/);
     assert.equal(test.mode, 'test');
     assert.ok(test.keyPrefix.startsWith('re_test_'));
+    await assertDocumented(app, 'post', '/v1/api-keys', 201, test);
     const live = await createKey(app, sending.token);
     assert.match(live.token, /^re_live_/);
     assert.equal(live.mode, 'live');
@@ -133,6 +158,7 @@ describe('test-mode keys: captured, never delivered (SMTP sink as relay)', () =>
       email.events.map((e) => e.type),
       ['queued', 'processing', 'sent', 'delivered'],
     );
+    await assertDocumented(app, 'get', '/v1/emails/{id}', 200, email);
     const capture = email.capture!;
     assert.equal(capture.state, 'captured');
     assert.equal(capture.unverifiedDomain, false);
@@ -215,6 +241,26 @@ describe('test-mode keys: captured, never delivered (SMTP sink as relay)', () =>
     assert.equal(email.capture?.unverifiedDomain, true);
     assert.equal(email.capture?.html, null, 'no HTML part was sent');
     assert.equal(sending.sink.rcptAttempts('x@dest.test'), 0);
+  });
+
+  it('shows a scheduled test message pending, and none once cancelled', async () => {
+    const sent = await app.api.post<{ id: string }>('/v1/emails', {
+      token: testKey,
+      body: {
+        from: `hello@${DOMAIN}`,
+        to: 'later@dest.test',
+        subject: 'Later',
+        text: 'Later',
+        scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
+    assert.equal(sent.status, 202, sent.text);
+    const view = async () =>
+      (await app.api.get<EmailBody>(`/v1/emails/${sent.body.id}`, { token: testKey })).body.capture;
+    assert.equal((await view())?.state, 'pending');
+    const cancelled = await app.api.post(`/v1/emails/${sent.body.id}/cancel`, { token: testKey });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal((await view())?.state, 'none');
   });
 
   it('counts test and live sends against separate quota counters', async () => {

@@ -7,8 +7,11 @@ import type { EmailRow, EventRow, RecipientRow } from './emails.repository';
  * serves for every message; `raw` is the captured message as signed.
  */
 export interface CaptureView {
-  /** `pending` before the hand-off, `captured`, or `pruned` after CAPTURE_RETENTION_DAYS. */
-  readonly state: 'pending' | 'captured' | 'pruned';
+  /**
+   * `pending` before the hand-off, `captured`, `pruned` after CAPTURE_RETENTION_DAYS, or
+   * `none`: the message ended without a hand-off (cancelled, stopped, failed).
+   */
+  readonly state: 'pending' | 'captured' | 'pruned' | 'none';
   /** Sent from a domain not yet verified: allowed in test mode only. */
   readonly unverifiedDomain: boolean;
   readonly capturedAt: string | null;
@@ -21,7 +24,13 @@ export interface CaptureView {
 export function captureView(email: EmailRow, captured: CapturedInfo | undefined): CaptureView | null {
   if (email.mode !== 'test') return null;
   const base = `/v1/emails/${email.id}`;
-  const state = captured ? 'captured' : email.sent_at === null ? 'pending' : 'pruned';
+  const state = captured
+    ? 'captured'
+    : email.sent_at !== null
+      ? 'pruned'
+      : email.status === 'queued' || email.status === 'processing'
+        ? 'pending'
+        : 'none';
   return {
     state,
     unverifiedDomain: email.unverified_domain === 1,

@@ -27,7 +27,7 @@ export const EmailEventView = z
 /** Where a test-mode message ended (email-view.ts captureView, issue 21). */
 export const CaptureView = z
   .object({
-    state: z.enum(['pending', 'captured', 'pruned']),
+    state: z.enum(['pending', 'captured', 'pruned', 'none']),
     unverifiedDomain: z.boolean(),
     capturedAt: timestamp.nullable(),
     sizeBytes: z.number().int().nullable(),
