@@ -1,5 +1,5 @@
 import { resolveAuth } from '../../http/authenticate';
-import { validate, validationFailure } from '../../http/body';
+import { readBody, validate, validationFailure } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requireAuth } from '../../http/context';
 import type { Handler } from '../../http/route';
@@ -9,7 +9,9 @@ import { canonicalAddress } from '../emails/address';
 import { getEmailView, listEmailViews } from '../emails/emails.usecases';
 import { cancelEmail } from './cancel-email';
 import { defineBatchSend } from './email-batch.routes';
-import { listEmailsQuery, oversizedCollections, sendEmailBody } from './emails.schemas';
+import { listEmailsQuery, oversizedCollections, rescheduleBody, sendEmailBody } from './emails.schemas';
+import { rescheduleEmail } from './reschedule-email';
+import { signalWork } from '../../shared/work-signal';
 import { sendEmail } from './send-email';
 import {
   answerSend,
@@ -100,6 +102,33 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
     async (ctx) => {
       const { userId } = requireAuth(ctx);
       ctx.body = await getEmailView({ db: deps.db, userId, emailId: ctx.params.id ?? '' });
+    },
+  );
+
+  routes.define(
+    {
+      method: 'patch',
+      path: '/:id',
+      ids: { id: 'email' },
+      auth: 'either',
+      operationId: 'rescheduleEmail',
+      summary: 'Move a still-scheduled message to another time',
+      body: rescheduleBody,
+      ok: { status: 200, schema: 'Email', description: 'The rescheduled message' },
+      errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_SCHEDULED'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const input = await readBody(ctx, rescheduleBody);
+      const done = await rescheduleEmail({
+        db: deps.db,
+        log: deps.log,
+        userId,
+        emailId: ctx.params.id ?? '',
+        input,
+      });
+      if (done.due) signalWork();
+      ctx.body = done.email;
     },
   );
 
