@@ -25,6 +25,7 @@ const PARAM_DOC: Readonly<Record<string, string>> = {
   id: 'The resource id (operator routes: an account id or its email address)',
   domainId: 'Domain id (`dom_…`)',
   keyId: 'API key id (`key_…`)',
+  idOrEmail: 'The suppression id (`sup_…`) or the suppressed address (URL-encoded)',
   attachmentId: 'Attachment id, as listed in the message’s `attachments`',
   ownerId: 'Account id (`usr_…`)',
 };
