@@ -13,6 +13,8 @@ import {
   removeSuppression,
   suppressionView,
 } from './suppressions.usecases';
+import { SuppressionPage, SuppressionView } from './suppressions.responses';
+import { Deleted } from '../../http/response-schema';
 
 const TYPES = ['hard_bounce', 'soft_bounce', 'complaint', 'manual', 'unsubscribe'] as const;
 
@@ -59,7 +61,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'listSuppressions',
       summary: 'List the account’s suppressed addresses',
       query: listQuery,
-      ok: { status: 200, schema: 'SuppressionPage', description: 'A page of suppressions' },
+      ok: { status: 200, schema: SuppressionPage, description: 'A page of suppressions' },
     },
     async (ctx, q) => {
       const { userId } = requireAuth(ctx);
@@ -88,7 +90,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'createSuppression',
       summary: 'Suppress an address',
       body: createBody,
-      ok: { status: 201, schema: 'Suppression', description: 'Created' },
+      ok: { status: 201, schema: SuppressionView, description: 'Created' },
       errors: ['SUPPRESSION_ALREADY_EXISTS'],
     },
     async (ctx) => {
@@ -106,7 +108,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'getSuppression',
       summary: 'One suppression, by id (`sup_…`) or by address',
-      ok: { status: 200, schema: 'Suppression', description: 'The suppression' },
+      ok: { status: 200, schema: SuppressionView, description: 'The suppression' },
       errors: ['SUPPRESSION_NOT_FOUND'],
     },
     async (ctx) => {
@@ -122,7 +124,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'deleteSuppression',
       summary: 'Remove a suppression, by id (`sup_…`) or by address',
-      ok: { status: 200, schema: 'Deleted', description: 'Removed' },
+      ok: { status: 200, schema: Deleted, description: 'Removed' },
       errors: ['SUPPRESSION_NOT_FOUND'],
     },
     async (ctx) => {
