@@ -165,6 +165,23 @@ export async function changePassword(
   return { ...session, user: publicUser(updated) };
 }
 
+/**
+ * Logout revokes by the session epoch, the one revocation a stateless JWT has: every session of
+ * the account ends, on every device, not only the caller's (documented in docs/api.md).
+ */
+export async function logout(deps: Deps & { userId: string }): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    await users.bumpSessionEpoch(trx, deps.userId);
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: deps.userId,
+      action: 'user.logout',
+      resource: 'user',
+      resourceId: deps.userId,
+    });
+  });
+}
+
 export async function getAccount(deps: { db: Kysely<Database>; userId: string }): Promise<AccountView> {
   const row = await users.findUserById(deps.db, deps.userId);
   if (!row) throw accountNotFound();
