@@ -79,7 +79,9 @@ export async function resolveAuth(
   if (!user) throw keyId ? invalidApiKey() : unauthorized('Session no longer valid');
   // A password change bumps the epoch and so ends every session issued before it.
   if (epoch !== null && user.session_epoch !== epoch) throw unauthorized('Session no longer valid');
-  if (user.status === 'SUSPENDED') throw accountSuspended();
+  // The reason goes to the account's own caller: the dashboard shows it in its banner (issue 19).
+  if (user.status === 'SUSPENDED')
+    throw accountSuspended(undefined, { reason: user.suspension_reason, suspendedAt: user.suspended_at });
   const auth: AuthState = { userId, kind: keyId ? 'api_key' : 'session', keyId, user };
   ctx.state.auth = auth;
   return auth;

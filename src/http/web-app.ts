@@ -93,9 +93,13 @@ function isScreen(p: string): boolean {
 export function webApp(dir: string = WEB_DIST): Koa.Middleware<AppState> {
   const build = loadBuild(dir);
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     const file = ctx.path.startsWith('/assets/') ? build?.assets.get(ctx.path) : undefined;
-    if (file === undefined && !isScreen(ctx.path)) return next();
+    const mine =
+      (ctx.method === 'GET' || ctx.method === 'HEAD') && (file !== undefined || isScreen(ctx.path));
+    if (!mine) {
+      await next();
+      return;
+    }
     ctx.set('Content-Security-Policy', DASHBOARD_CSP);
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('X-Frame-Options', 'DENY');

@@ -115,7 +115,8 @@ export async function login(
     });
     throw invalidCredentials();
   }
-  if (row.status === 'SUSPENDED') throw accountSuspended();
+  if (row.status === 'SUSPENDED')
+    throw accountSuspended(undefined, { reason: row.suspension_reason, suspendedAt: row.suspended_at });
   await recordAudit(db, {
     actor: { ...deps.actor, type: 'user', id: row.id },
     userId: row.id,
