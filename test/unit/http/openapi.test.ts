@@ -25,6 +25,7 @@ const BODILESS = new Set([
   'POST /v1/domains/{domainId}/verify',
   'POST /v1/emails/{id}/cancel',
   'POST /internal/accounts/{id}/reinstate',
+  'POST /v1/auth/logout',
 ]);
 
 /** `METHOD /path/{param}` for every route the app's routers register (HEAD comes with GET). */
