@@ -77,7 +77,7 @@ export function CopyButton(props: { value: string; label: string }) {
     <button
       type="button"
       class="small"
-      aria-label={`Copy ${props.label}`}
+      aria-label={`${done ? 'Copied' : 'Copy'} ${props.label}`}
       onClick={() => {
         void navigator.clipboard.writeText(props.value).then(
           () => setDone(true),

@@ -39,7 +39,7 @@ export function Domains() {
           list.data.length === 0 ? (
             <Empty>No domains yet. Add the domain you send from; its DNS records appear next.</Empty>
           ) : (
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0}>
               <table>
                 <caption class="sr-only">Domains</caption>
                 <thead>
@@ -116,7 +116,7 @@ export function DomainDetail(props: { id: string }) {
               </dd>
             </dl>
             <h2>DNS records to publish</h2>
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0}>
               <table class="records">
                 <caption class="sr-only">DNS records for {d.domain}</caption>
                 <thead>

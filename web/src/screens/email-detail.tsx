@@ -79,7 +79,7 @@ export function EmailDetail(props: { id: string }) {
             {cancel.error ? <ErrorBox message={cancel.error} /> : null}
             <WhyQueued email={email} />
             <h2>Recipients</h2>
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0}>
               <table>
                 <caption class="sr-only">Recipients and their last SMTP reply</caption>
                 <thead>

@@ -42,13 +42,15 @@ export function Emails() {
   const [load, reload] = useLoad(() => get<Page<Email>>(path), path);
   const [domains] = useLoad(() => get<{ data: Domain[] }>('/v1/domains'), 'domains');
 
-  // Rows still moving refresh in place every two seconds, without a reload (issue 19).
+  // Rows still moving refresh in place every two seconds, without a reload (issue 19); the first
+  // page also picks up new mail every five.
   const moving = load.state === 'ok' && load.data.data.some((e) => IN_FLIGHT.has(e.status));
+  const first = cursor === undefined;
   useEffect(() => {
-    if (!moving) return;
-    const t = setInterval(() => void reload(), 2000);
+    if (!moving && !first) return;
+    const t = setInterval(() => void reload(), moving ? 2000 : 5000);
     return () => clearInterval(t);
-  }, [moving, path]);
+  }, [moving, first, path]);
 
   return (
     <section>
@@ -129,7 +131,7 @@ export function Emails() {
             <Empty>No emails match. Send one with POST /v1/emails and it appears here.</Empty>
           ) : (
             <>
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0}>
                 <table class="list" data-live={moving ? 'yes' : 'no'}>
                   <caption class="sr-only">Emails, newest first</caption>
                   <thead>

@@ -72,7 +72,7 @@ export function InboundList() {
             <Empty>No inbound mail. Enable receiving on a domain and point its MX here.</Empty>
           ) : (
             <>
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0}>
                 <table>
                   <caption class="sr-only">Received messages</caption>
                   <thead>

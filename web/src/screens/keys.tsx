@@ -67,7 +67,7 @@ export function ApiKeys() {
           list.data.length === 0 ? (
             <Empty>No API keys. Create one for each server that sends mail.</Empty>
           ) : (
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0}>
               <table>
                 <caption class="sr-only">API keys</caption>
                 <thead>

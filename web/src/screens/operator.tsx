@@ -41,7 +41,7 @@ export function Operator() {
           list.data.length === 0 ? (
             <Empty>No accounts.</Empty>
           ) : (
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0}>
               <table>
                 <caption class="sr-only">Accounts</caption>
                 <thead>
@@ -179,7 +179,7 @@ function AuditLog() {
             <Empty>No audit entries match.</Empty>
           ) : (
             <>
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0}>
                 <table>
                   <caption class="sr-only">Audit log</caption>
                   <thead>

@@ -1,5 +1,5 @@
 // Screen 2: the last 30 days per status, rates against the thresholds, health signals, quota.
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { get } from '../api';
@@ -85,31 +85,33 @@ export function Overview() {
               <p class="muted">
                 Evaluated <Time iso={signals.evaluatedAt} />
               </p>
-              <table>
-                <caption class="sr-only">Abuse health signals</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Signal</th>
-                    <th scope="col">Value</th>
-                    <th scope="col">Threshold</th>
-                    <th scope="col">State</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {signals.signals.map((s) => (
-                    <tr key={s.name}>
-                      <td>
-                        {s.name.replace(/_/g, ' ')} ({s.window})
-                      </td>
-                      <td>{fmtSignal(s.value, s.unit)}</td>
-                      <td>{fmtSignal(s.threshold, s.unit)}</td>
-                      <td>
-                        <Badge value={s.fires ? 'firing' : 'ok'} tone={s.fires ? 'bad' : 'good'} />
-                      </td>
+              <div class="table-wrap" tabIndex={0}>
+                <table>
+                  <caption class="sr-only">Abuse health signals</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Signal</th>
+                      <th scope="col">Value</th>
+                      <th scope="col">Threshold</th>
+                      <th scope="col">State</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {signals.signals.map((s) => (
+                      <tr key={s.name}>
+                        <td>
+                          {s.name.replace(/_/g, ' ')} ({s.window})
+                        </td>
+                        <td>{fmtSignal(s.value, s.unit)}</td>
+                        <td>{fmtSignal(s.threshold, s.unit)}</td>
+                        <td>
+                          <Badge value={s.fires ? 'firing' : 'ok'} tone={s.fires ? 'bad' : 'good'} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             </div>
           </div>
         )}
@@ -127,7 +129,8 @@ function fmtSignal(v: number, unit: string): string {
 function Rates(props: { overview: Overview; signals: Signals }) {
   const threshold = (name: string) => props.signals.signals.find((s) => s.name === name);
   const row = (label: string, rate: number, signal: Signal | undefined) => {
-    const pct = rate * 100;
+    // The API's rates are percentages already (two decimals).
+    const pct = rate;
     const over = signal !== undefined && signal.unit === 'percent' && pct >= signal.threshold;
     return (
       <tr>
@@ -143,22 +146,24 @@ function Rates(props: { overview: Overview; signals: Signals }) {
   return (
     <div class="card">
       <h2>Rates</h2>
-      <table>
-        <caption class="sr-only">Rates against the account's thresholds</caption>
-        <thead>
-          <tr>
-            <th scope="col">Rate</th>
-            <th scope="col">Value</th>
-            <th scope="col">Threshold</th>
-            <th scope="col">State</th>
-          </tr>
-        </thead>
-        <tbody>
-          {row('Delivery', props.overview.rates.delivery, undefined)}
-          {row('Bounce', props.overview.rates.bounce, threshold('bounce_rate'))}
-          {row('Complaint', props.overview.rates.complaint, threshold('complaint_rate'))}
-        </tbody>
-      </table>
+      <div class="table-wrap" tabIndex={0}>
+        <table>
+          <caption class="sr-only">Rates against the account's thresholds</caption>
+          <thead>
+            <tr>
+              <th scope="col">Rate</th>
+              <th scope="col">Value</th>
+              <th scope="col">Threshold</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {row('Delivery', props.overview.rates.delivery, undefined)}
+            {row('Bounce', props.overview.rates.bounce, threshold('bounce_rate'))}
+            {row('Complaint', props.overview.rates.complaint, threshold('complaint_rate'))}
+          </tbody>
+        </table>
+      </div>
       <p class="muted">Over {props.overview.rates.terminalMessages} finished messages.</p>
     </div>
   );
@@ -181,8 +186,21 @@ function Quota(props: { label: string; usage: Usage; limit: LimitView }) {
   );
 }
 
+/** Whether the system asks for dark: the chart's canvas redraws in the theme's colours. */
+function useDark(): boolean {
+  const query = window.matchMedia('(prefers-color-scheme: dark)');
+  const [dark, setDark] = useState(query.matches);
+  useEffect(() => {
+    const change = () => setDark(query.matches);
+    query.addEventListener('change', change);
+    return () => query.removeEventListener('change', change);
+  }, []);
+  return dark;
+}
+
 function Chart(props: { overview: Overview }) {
   const box = useRef<HTMLDivElement>(null);
+  const dark = useDark();
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -205,19 +223,21 @@ function Chart(props: { overview: Overview }) {
         width: el.clientWidth || 600,
         height: 220,
         legend: { show: false },
-        axes: [{ stroke: 'currentColor' }, { stroke: 'currentColor' }],
+        // A canvas knows no currentColor: the text colour of the theme in force.
+        axes: [{ stroke: getComputedStyle(el).color }, { stroke: getComputedStyle(el).color }],
         series: [{}, ...SERIES.map(([label, stroke]) => ({ label, stroke, width: 2 }))],
       },
       data as uPlot.AlignedData,
       el,
     );
-    const resize = () => plot.setSize({ width: el.clientWidth || 600, height: 220 });
-    window.addEventListener('resize', resize);
+    // Follows its box, not the window: the grid cell changes width with the layout too.
+    const observer = new ResizeObserver(() => plot.setSize({ width: el.clientWidth || 600, height: 220 }));
+    observer.observe(el);
     return () => {
-      window.removeEventListener('resize', resize);
+      observer.disconnect();
       plot.destroy();
     };
-  }, [props.overview]);
+  }, [props.overview, dark]);
   return (
     <div
       ref={box}

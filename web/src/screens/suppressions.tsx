@@ -87,7 +87,7 @@ export function Suppressions() {
             <Empty>No suppressed addresses. Hard bounces and complaints are added here automatically.</Empty>
           ) : (
             <>
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0}>
                 <table>
                   <caption class="sr-only">Suppressed addresses</caption>
                   <thead>

@@ -207,7 +207,7 @@ export function WebhookDetail(props: { id: string }) {
             {w.attempts.length === 0 ? (
               <Empty>No attempts yet.</Empty>
             ) : (
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0}>
                 <table>
                   <caption class="sr-only">Delivery attempts, newest first</caption>
                   <thead>
