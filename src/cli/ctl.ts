@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { configTable, invokingUser, loadConfig, parseConfig, sqlitePath } from '../config';
+import {
+  configTable,
+  invokingUser,
+  loadConfig,
+  mailHostnameWarning,
+  parseConfig,
+  sqlitePath,
+} from '../config';
 import type { Db } from '../db/connect';
 import { migrate, openDb } from '../db/connect';
 import { listUsers } from '../modules/accounts/accounts.repository';
@@ -8,6 +15,7 @@ import {
   reinstateAccount,
   resolveAccount,
   setAccountLimits,
+  setRole,
   suspendAccount,
 } from '../modules/accounts/accounts.usecases';
 import type { Actor } from '../modules/audit/audit.repository';
@@ -25,6 +33,8 @@ const USAGE = `usage: npm run ctl -- <command>
   accounts show <id|email>
   accounts suspend <id|email> --reason TEXT  every key and session answers ACCOUNT_SUSPENDED at once
   accounts reinstate <id|email>
+  accounts grant-operator <id|email>         the operator role: /v1/operator/… and the dashboard's
+  accounts revoke-operator <id|email>        operator screens (sessions only; next request)
   accounts limits <id|email> [--per-hour N|default] [--per-day N|default]
                                              the operator's override (raise or throttle); the
                                              account cannot lift it, its own lower limits still apply
@@ -84,6 +94,10 @@ async function accounts(args: string[]): Promise<void> {
         return print(await suspendAccount({ db, actor: operator, ref, reason: values.reason }));
       case 'reinstate':
         return print(await reinstateAccount({ db, actor: operator, ref }));
+      case 'grant-operator':
+        return print(await setRole({ db, actor: operator, ref, role: 'operator' }));
+      case 'revoke-operator':
+        return print(await setRole({ db, actor: operator, ref, role: 'user' }));
       case 'limits': {
         const limits = {
           emailsPerHour: limitArg(values['per-hour']),
@@ -127,10 +141,14 @@ async function audit(args: string[]): Promise<void> {
 
 function config(args: string[]): void {
   switch (args[0]) {
-    case 'check':
-      parseConfig();
+    case 'check': {
+      const checked = parseConfig();
       process.stdout.write('configuration is valid\n');
+      // Valid but poor: said, without failing the check (a laptop trial may not care).
+      const hostnameWarning = mailHostnameWarning(checked);
+      if (hostnameWarning !== undefined) process.stderr.write(`warning: ${hostnameWarning}\n`);
       return;
+    }
     case 'show': {
       const parsed = parseConfig() as Record<string, unknown>;
       const shown: Record<string, unknown> = {};

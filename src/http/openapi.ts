@@ -10,6 +10,7 @@ const ACCESS_ERRORS: Readonly<Record<Auth, readonly string[]>> = {
   none: [],
   either: ['UNAUTHORIZED', 'INVALID_API_KEY', 'ACCOUNT_SUSPENDED'],
   session: ['UNAUTHORIZED', 'INVALID_API_KEY', 'FORBIDDEN', 'ACCOUNT_SUSPENDED'],
+  operator: ['UNAUTHORIZED', 'INVALID_API_KEY', 'FORBIDDEN', 'ACCOUNT_SUSPENDED'],
   internal: ['UNAUTHORIZED'],
 };
 
@@ -17,6 +18,8 @@ const SECURITY: Readonly<Record<Auth, readonly Record<string, string[]>[]>> = {
   none: [],
   either: [{ apiKey: [] }, { session: [] }],
   session: [{ session: [] }],
+  // OpenAPI 3.1: for schemes other than OAuth the list names the roles required.
+  operator: [{ session: ['operator'] }],
   internal: [{ internalToken: [] }],
 };
 
@@ -76,7 +79,7 @@ function fromZod(schema: z.ZodType): JsonSchema {
 function errorCodes(op: Operation): string[] {
   const codes = new Set<string>([...ACCESS_ERRORS[op.auth], ...(op.errors ?? [])]);
   // A session cookie changing state must carry the CSRF token (authenticate.ts, issue 19).
-  if ((op.auth === 'either' || op.auth === 'session') && op.method !== 'get') codes.add('CSRF_FAILED');
+  if (op.auth !== 'none' && op.auth !== 'internal' && op.method !== 'get') codes.add('CSRF_FAILED');
   // Every route refuses query parameters it does not declare (route.ts, NO_QUERY).
   if (op.body || !op.anyQuery) codes.add('VALIDATION_ERROR');
   if (op.ids) codes.add('NOT_FOUND');

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { emailView } from './email-view';
-import { emailNotFound } from './emails.errors';
+import { emailNotFound, emailPartNotFound } from './emails.errors';
 import type { EmailListQuery } from './emails.repository';
 import { eventsOf, findAccountEmail, listEmails, recipientsOf } from './emails.repository';
 
@@ -28,4 +28,29 @@ export async function listEmailViews(deps: { db: Kysely<Database>; userId: strin
     hasMore: rows.length > deps.query.limit,
     lastId: page.at(-1)?.id ?? null,
   };
+}
+
+/** The stored html or text body of one of the account's messages, for the preview route. */
+export async function emailPart(deps: {
+  db: Kysely<Database>;
+  userId: string;
+  emailId: string;
+  part: 'html' | 'text';
+}): Promise<string> {
+  const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);
+  if (!email) throw emailNotFound();
+  const body = deps.part === 'html' ? email.html : email.text;
+  if (body === null) throw emailPartNotFound(`The message has no ${deps.part} part`);
+  return body;
+}
+
+/** One of the account's messages with all its recipients, for the raw download. */
+export async function accountEmailWithRecipients(deps: {
+  db: Kysely<Database>;
+  userId: string;
+  emailId: string;
+}) {
+  const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);
+  if (!email) throw emailNotFound();
+  return { email, recipients: await recipientsOf(deps.db, [email.id]) };
 }

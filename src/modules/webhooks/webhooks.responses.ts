@@ -21,6 +21,10 @@ export const WebhookView = z
 
 export const CreatedWebhookView = WebhookView.extend({
   secret: z.string().describe('Signing secret; shown once.'),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe('Present when the endpoint was saved but will likely fail, e.g. its host does not resolve.'),
 }).meta({ id: 'CreatedWebhook' });
 
 /** webhooks.usecases.ts attemptView */
@@ -43,3 +47,13 @@ export const WebhookDetailView = WebhookView.extend({ attempts: z.array(WebhookA
 });
 
 export const WebhookList = listOf(WebhookView).meta({ id: 'WebhookList' });
+
+/** webhook-test-event.ts sendTestEvent */
+export const WebhookTestQueued = z
+  .object({
+    webhookId: z.string(),
+    event: z.literal('webhook.test'),
+    deliveryId: z.string(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'WebhookTestQueued' });
