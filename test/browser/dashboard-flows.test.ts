@@ -208,6 +208,14 @@ describe('dashboard in a real browser: the main flows', { skip: unavailable }, (
     await page.getByText('Re-enabled').waitFor();
     const enabled = await app.api.get<{ enabled: boolean }>(`/v1/webhooks/${hookId}`, { token });
     assert.equal(enabled.body.enabled, true);
+    const before = receiver.requests.length;
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await page.getByText('Test event queued').waitFor();
+    await waitUntil(
+      'the test event',
+      () => receiver.requests.slice(before).some((q) => q.body.includes('webhook.test')),
+      30_000,
+    );
   });
 
   it('shows inbound mail with its SPF, DKIM and DMARC badges', async () => {

@@ -14,6 +14,7 @@ import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import type { SmtpSink } from '../helpers/smtp-sink';
 import { startSmtpSink } from '../helpers/smtp-sink';
+import { runCtl } from '../helpers/ctl';
 import { addVerifiedDomain } from '../helpers/verified-domain';
 
 const DOMAIN = 'news.example.com';
@@ -34,7 +35,12 @@ async function otherSite(
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     paths,
-    close: () => new Promise((r) => server.close(() => r())),
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+        // The browser keeps its connections alive; close would wait for them to time out.
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -176,12 +182,32 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
     }
   });
 
-  it('shows the suspension banner with its reason once the operator suspends, and sending stops', async () => {
-    const suspended = await app.api.post(`/internal/accounts/${account.userId}/suspend`, {
-      headers: { 'x-internal-token': app.internalToken },
-      body: { reason: 'Complaint rate over 0.3 %' },
-    });
-    assert.equal(suspended.status, 200, suspended.text);
+  it('an operator suspends the account on the Operator screen: its UI shows the banner and sending stops', async () => {
+    const operator = await app.api.register();
+    const granted = await runCtl(app.env, ['accounts', 'grant-operator', operator.email]);
+    assert.equal(granted.code, 0, granted.stderr);
+    const opContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    opContext.setDefaultTimeout(20_000);
+    try {
+      const op = await opContext.newPage();
+      const opCsp = collectCspViolations(op);
+      await op.goto(`${base}/signin`);
+      await op.getByLabel('Email').fill(operator.email);
+      await op.getByLabel('Password').fill(operator.password);
+      await op.getByRole('button', { name: 'Sign in' }).click();
+      await op.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Operator' }).click();
+      const row = op.locator(`[data-account="${account.email}"]`);
+      await row.waitFor();
+      await op.getByRole('table', { name: 'Audit log' }).waitFor();
+      await checkScreen(op, 'operator');
+      op.once('dialog', (d) => void d.accept('Complaint rate over 0.3 %'));
+      await row.getByRole('button', { name: `Suspend ${account.email}` }).click();
+      await row.getByText('SUSPENDED').waitFor();
+      assert.deepEqual(opCsp, []);
+    } finally {
+      await opContext.close();
+    }
+    // The account's own dashboard, on its next request.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Emails' }).click();
     await page.getByRole('alert').filter({ hasText: 'This account is suspended' }).waitFor();
     await page.getByText('Complaint rate over 0.3 %').waitFor();

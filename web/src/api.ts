@@ -150,6 +150,8 @@ export interface Delivery {
   readonly nextAttemptAt: string | null;
   readonly lastDeferral: { readonly at: string; readonly reply: string; readonly explanation: string } | null;
   readonly state: string;
+  /** The answer in plain words. */
+  readonly summary: string;
 }
 
 export interface Email {

@@ -137,9 +137,10 @@ function WhyQueued(props: { email: Email }) {
   return (
     <div class="card why" aria-labelledby="why-title">
       <h2 id="why-title">Why is this still {props.email.status}?</h2>
+      <p>{d.summary}</p>
       <p>
         {d.attempts === 0
-          ? 'No delivery attempt yet: the message is waiting for the worker.'
+          ? 'No delivery attempt yet.'
           : `${d.attempts} delivery attempt${d.attempts === 1 ? '' : 's'} so far.`}{' '}
         {d.nextAttemptAt ? (
           <>

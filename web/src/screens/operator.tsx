@@ -13,7 +13,8 @@ interface OperatorAccount {
   readonly suspensionReason: string | null;
   readonly emailsPerHour: number | null;
   readonly emailsPerDay: number | null;
-  readonly volume?: Record<string, number>;
+  readonly volume: { last24h: number; last30d: number };
+  readonly limits: { emailsPerHour: number; emailsPerDay: number };
 }
 interface AuditEntry {
   readonly id: string;
@@ -27,7 +28,7 @@ interface AuditEntry {
 
 export function Operator() {
   const [accounts, reload] = useLoad(
-    () => get<{ data: OperatorAccount[] }>('/v1/operator/accounts'),
+    () => get<{ data: OperatorAccount[] }>('/v1/operator/accounts?limit=100'),
     'op-accounts',
   );
   const action = useAction();
@@ -66,14 +67,13 @@ export function Operator() {
                         {a.suspensionReason ? <div class="muted">{a.suspensionReason}</div> : null}
                       </td>
                       <td>
-                        {a.volume
-                          ? Object.entries(a.volume)
-                              .map(([k, v]) => `${k} ${v}`)
-                              .join(', ')
-                          : '—'}
+                        {a.volume.last24h} in 24 h, {a.volume.last30d} in 30 days
                       </td>
                       <td>
-                        {a.emailsPerHour ?? 'default'} / {a.emailsPerDay ?? 'default'}{' '}
+                        {a.limits.emailsPerHour} / {a.limits.emailsPerDay}
+                        {a.emailsPerHour !== null || a.emailsPerDay !== null
+                          ? ' (set by an operator)'
+                          : ''}{' '}
                         <button
                           type="button"
                           class="small secondary"
@@ -104,8 +104,11 @@ export function Operator() {
                             void action.run(async () => {
                               const verb = a.status === 'ACTIVE' ? 'suspend' : 'reinstate';
                               const reason = window.prompt(`Reason to ${verb} ${a.email}`, '');
-                              if (!reason) return;
-                              await post(`/v1/operator/accounts/${a.id}/${verb}`, { reason });
+                              if (reason === null || (verb === 'suspend' && reason.trim() === '')) return;
+                              await post(
+                                `/v1/operator/accounts/${a.id}/${verb}`,
+                                reason.trim() === '' ? {} : { reason: reason.trim() },
+                              );
                               await reload();
                             })
                           }

@@ -16,7 +16,7 @@ interface Suppression {
 const TYPES = ['hard_bounce', 'soft_bounce', 'complaint', 'manual', 'unsubscribe'];
 
 export function Suppressions() {
-  const [search, setSearch] = useState({ email: '', type: '' });
+  const [search, setSearch] = useState({ q: '', type: '' });
   const [cursors, setCursors] = useState<string[]>([]);
   const path = `/v1/suppressions${qs({ ...search, limit: 25, cursor: cursors[cursors.length - 1] })}`;
   const [load, reload] = useLoad(() => get<Page<Suppression>>(path), path);
@@ -31,12 +31,12 @@ export function Suppressions() {
           e.preventDefault();
           const f = new FormData(e.currentTarget);
           setCursors([]);
-          setSearch({ email: field(f, 'email'), type: field(f, 'type') });
+          setSearch({ q: field(f, 'q'), type: field(f, 'type') });
         }}
       >
         <label>
-          Address
-          <input name="email" type="email" />
+          Address contains
+          <input name="q" type="search" />
         </label>
         <label>
           Type

@@ -2,7 +2,7 @@
 // re-enable after auto-disable, send a test event.
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import { del, get, patch, post } from '../api';
+import { del, get, post } from '../api';
 import {
   Badge,
   CopyButton,
@@ -162,7 +162,7 @@ export function WebhookDetail(props: { id: string }) {
                   type="button"
                   onClick={() =>
                     void action.run(async () => {
-                      await patch(path, { enabled: true });
+                      await post(`${path}/enable`);
                       setNote('Re-enabled: the failure count is reset.');
                       await reload();
                     })
