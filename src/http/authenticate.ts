@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
+import type { SendMode } from '../db/schema';
 import { findUserById } from '../modules/accounts/accounts.repository';
 import { CSRF_COOKIE, SESSION_COOKIE } from '../modules/accounts/session-cookies';
 import { looksLikeJwt } from '../modules/accounts/sessions';
-import { authenticateApiKey, isApiKeyToken } from '../modules/api-keys/api-keys.usecases';
+import { authenticateApiKey, isApiKeyToken, keyMode } from '../modules/api-keys/api-keys.usecases';
 import { accountSuspended, csrfFailed, forbidden, invalidApiKey, unauthorized } from '../shared/app-error';
 import type { ApiDeps, AppContext, AppState, AuthState } from './context';
 
@@ -61,11 +62,13 @@ export async function resolveAuth(
   let userId: string;
   let keyId: string | null = null;
   let epoch: number | null = null;
+  let mode: SendMode = 'live';
   if (isApiKeyToken(token)) {
     const key = await authenticateApiKey(deps.db, token);
     if (!key) throw invalidApiKey();
     userId = key.user_id;
     keyId = key.id;
+    mode = keyMode(key);
   } else if (looksLikeJwt(token)) {
     const check = await deps.sessions.verify(token);
     if (!check.ok)
@@ -82,13 +85,13 @@ export async function resolveAuth(
   // The reason goes to the account's own caller: the dashboard shows it in its banner (issue 19).
   if (user.status === 'SUSPENDED')
     throw accountSuspended(undefined, { reason: user.suspension_reason, suspendedAt: user.suspended_at });
-  const auth: AuthState = { userId, kind: keyId ? 'api_key' : 'session', keyId, user };
+  const auth: AuthState = { userId, kind: keyId ? 'api_key' : 'session', keyId, mode, user };
   ctx.state.auth = auth;
   return auth;
 }
 
 /**
- * Resolves the caller to an account on every request: API key (`re_live_…`) or
+ * Resolves the caller to an account on every request: API key (`re_live_…`, `re_test_…`) or
  * session JWT. The account row is read each time, so suspension and revocation
  * take effect on the very next request.
  */

@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import type { AppConfig } from '../config';
 import type { Db } from '../db/connect';
+import type { SendMode } from '../db/schema';
 import type { UserRow } from '../modules/accounts/accounts.repository';
 import type { SessionSigner } from '../modules/accounts/sessions';
 import type { Actor } from '../modules/audit/audit.repository';
@@ -13,6 +14,8 @@ export interface AuthState {
   readonly kind: 'session' | 'api_key';
   /** The API key used, when kind is api_key. */
   readonly keyId: string | null;
+  /** The key's mode (issue 21): `test` mail is captured. Sessions send nothing, so `live`. */
+  readonly mode: SendMode;
   /** The account row read for this request (status checked), for handlers that need more of it. */
   readonly user: UserRow;
 }

@@ -102,7 +102,7 @@ function tagPatterns(tag: NonNullable<EmailListQuery['tag']>): string[] {
 /**
  * Newest first. Index-backed: (user_id, id, subject, tags) — the time range is turned into
  * id bounds, ids sorting by creation time; tag and subject substring tests run on the index
- * entries (migration 012) — (user_id, status, id), (domain_id, id), recipients
+ * entries (migration 013) — (user_id, status, id), (domain_id, id), recipients
  * (user_id, address, email_id). bench/dashboard-list.ts times each combination on 10,000 messages.
  */
 export async function listEmails(db: Kysely<Database>, q: EmailListQuery): Promise<EmailRow[]> {

@@ -12,6 +12,7 @@ import { canonicalAddress } from '../emails/address';
 import {
   accountEmailWithRecipients,
   emailPart,
+  getCapturedRaw,
   getEmailView,
   listEmailViews,
 } from '../emails/emails.usecases';
@@ -34,6 +35,9 @@ import { EmailPage, EmailView } from '../emails/emails.responses';
  * are authenticated before a byte is read. A send without attachments is far smaller.
  */
 const AUTH_FIRST_BYTES = 64 * 1024;
+
+/** On every send with a test-mode key (issue 21): what happened instead of delivery. */
+const TEST_MODE_HEADER = 'X-Mailroom-Test-Mode';
 
 function setQuotaHeaders(ctx: Koa.Context, usage: QuotaUsage): void {
   ctx.set('X-RateLimit-Limit', String(usage.hour.limit));
@@ -77,6 +81,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       log: deps.log,
       user: auth.user,
       apiKeyId: auth.keyId,
+      mode: auth.mode,
       input,
       // The body is hashed only when a key asks for replay protection.
       idempotency:
@@ -84,6 +89,9 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
     });
     if (result.usage) setQuotaHeaders(ctx, result.usage);
     if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+    if (auth.mode === 'test') {
+      ctx.set(TEST_MODE_HEADER, result.unverifiedDomain === true ? 'unverified-domain' : 'captured');
+    }
     if (result.queued)
       ctx.state.accessLog = { event: 'email_queued', msg: 'email queued', fields: result.queued };
     if (result.queued?.scheduledAt === null) signalWork();
@@ -123,6 +131,8 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
         'X-RateLimit-Remaining-Day': 'What is left of it',
         'Idempotent-Replayed':
           '`true` when this is the stored answer to an earlier request with the same key',
+        [TEST_MODE_HEADER]:
+          'Test-mode keys only: `captured` (the message will end in the capture), or `unverified-domain` (captured too, and sent from a domain that is not verified: a live key would be refused)',
       },
     },
     send,
@@ -210,7 +220,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'getEmailRaw',
       summary:
-        'The message as delivery builds it for the MTA (before its DKIM-Signature and Received headers)',
+        'The message as a download: test mail as captured (signed); live mail as delivery builds it for the MTA',
       ok: { status: 200, description: 'The message', contentType: 'message/rfc822' },
       errors: ['EMAIL_NOT_FOUND'],
     },
@@ -218,7 +228,12 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       const { userId } = requireAuth(ctx);
       const id = ctx.params.id ?? '';
       const { email, recipients } = await accountEmailWithRecipients({ db: deps.db, userId, emailId: id });
-      const raw = await messageBytes({ db: deps.db, baseUrl: deps.config.baseUrl, email, recipients });
+      // Test mail was captured as signed (issue 21). Live mail keeps no sent copy: it is built
+      // by the hand-off's own code, without what the MTA adds (DKIM-Signature, Received).
+      const raw =
+        email.mode === 'test'
+          ? await getCapturedRaw({ db: deps.db, userId, emailId: id })
+          : await messageBytes({ db: deps.db, baseUrl: deps.config.baseUrl, email, recipients });
       ctx.set('Content-Disposition', `attachment; filename="${id}.eml"`);
       ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
       ctx.type = 'message/rfc822';
