@@ -23,7 +23,15 @@ describe('the dashboard at / (issue 19)', () => {
   });
 
   it('serves index.html at / and at every screen path, with the CSP and no-cache', async () => {
-    for (const p of ['/', '/overview', '/emails', '/emails/em_123', '/domains/dom_1', '/signin', '/operator/']) {
+    for (const p of [
+      '/',
+      '/overview',
+      '/emails',
+      '/emails/em_123',
+      '/domains/dom_1',
+      '/signin',
+      '/operator/',
+    ]) {
       const res = await fetch(`${app.baseUrl}${p}`);
       assert.equal(res.status, 200, p);
       assert.match(res.headers.get('content-type') ?? '', /^text\/html/);

@@ -125,7 +125,10 @@ describe('dashboard sessions by cookie (issue 19)', () => {
 
   it('an API key cannot log out (session only)', async () => {
     const s = await signIn();
-    const key = await app.api.post<{ token: string }>('/v1/api-keys', { token: s.token, body: { name: 'k' } });
+    const key = await app.api.post<{ token: string }>('/v1/api-keys', {
+      token: s.token,
+      body: { name: 'k' },
+    });
     const res = await app.api.post<ErrorBody>('/v1/auth/logout', { token: key.body.token });
     assert.equal(res.status, 403);
     assert.equal(res.body.error.code, 'FORBIDDEN');
