@@ -128,10 +128,19 @@ export function useAction(): {
   return { busy, error, run, clear: () => setError(null) };
 }
 
+/** False until the first screen has shown: the initial load keeps the browser's own focus. */
+let navigated = false;
+
+/**
+ * The screen's heading, also the document title. After a client-side navigation it takes the
+ * focus, so a screen-reader or keyboard user starts on the new screen, as after a page load.
+ */
 export function PageTitle(props: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${ref.current?.textContent ?? ''} · Mailroom`;
+    if (navigated) ref.current?.focus();
+    navigated = true;
   }, []);
   return (
     <h1 ref={ref} tabIndex={-1} id="page-title">
