@@ -21,6 +21,7 @@ import { rateLimitByIp } from './rate-limit';
 import { RateLimiter } from './rate-limiter';
 import type { Operation } from './route';
 import { mountGroup, unmatchedMethod } from './route-mount';
+import { webApp } from './web-app';
 
 export interface ApiApp {
   readonly app: Koa<AppState>;
@@ -96,6 +97,8 @@ export function createApp(deps: ApiDeps): ApiApp {
   openApi.publish(operations);
   for (const group of groups) app.use(mountGroup(group));
   app.use(unmatchedMethod);
+  // Last: the dashboard answers only GET/HEAD of its screens and assets that no route took.
+  app.use(webApp());
 
   return {
     app,

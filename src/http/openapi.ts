@@ -80,6 +80,8 @@ function fromZod(schema: z.ZodType): JsonSchema {
 function errorCodes(op: Operation): string[] {
   const codes = new Set<string>([...ACCESS_ERRORS[op.auth], ...(op.errors ?? [])]);
   if (op.auth === 'either' && !op.sendingKey) codes.add('RESTRICTED_API_KEY');
+  // A session cookie changing state must carry the CSRF token (authenticate.ts, issue 19).
+  if (op.auth !== 'none' && op.auth !== 'internal' && op.method !== 'get') codes.add('CSRF_FAILED');
   // Every route refuses query parameters it does not declare (route.ts, NO_QUERY).
   if (op.body || !op.anyQuery) codes.add('VALIDATION_ERROR');
   if (op.ids) codes.add('NOT_FOUND');
@@ -241,7 +243,8 @@ export function buildOpenApiDocument(options: {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'A session token from POST /v1/auth/register or /v1/auth/login.',
+          description:
+            'A session token from POST /v1/auth/register or /v1/auth/login. The dashboard sends it as the HttpOnly `mr_session` cookie instead; a cookie-authenticated request that changes state must carry `X-CSRF-Token` equal to the `mr_csrf` cookie (else 403 CSRF_FAILED).',
         },
         internalToken: {
           type: 'apiKey',

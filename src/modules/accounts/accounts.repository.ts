@@ -57,6 +57,15 @@ export async function updatePassword(db: Kysely<Database>, id: string, passwordH
     .execute();
 }
 
+/** Bumps the session epoch alone: every session issued so far stops working (logout). */
+export async function bumpSessionEpoch(db: Kysely<Database>, id: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1), updated_at: isoNow() }))
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function setSuspension(
   db: Kysely<Database>,
   id: string,

@@ -117,7 +117,8 @@ export async function login(
     });
     throw invalidCredentials();
   }
-  if (row.status === 'SUSPENDED') throw accountSuspended();
+  if (row.status === 'SUSPENDED')
+    throw accountSuspended(undefined, { reason: row.suspension_reason, suspendedAt: row.suspended_at });
   await recordAudit(db, {
     actor: { ...deps.actor, type: 'user', id: row.id },
     userId: row.id,
@@ -165,6 +166,23 @@ export async function changePassword(
   if (!updated) throw accountNotFound();
   const session = await sessions.issue({ userId, epoch: updated.session_epoch });
   return { ...session, user: publicUser(updated) };
+}
+
+/**
+ * Logout revokes by the session epoch, the one revocation a stateless JWT has: every session of
+ * the account ends, on every device, not only the caller's (documented in docs/api.md).
+ */
+export async function logout(deps: Deps & { userId: string }): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    await users.bumpSessionEpoch(trx, deps.userId);
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: deps.userId,
+      action: 'user.logout',
+      resource: 'user',
+      resourceId: deps.userId,
+    });
+  });
 }
 
 export async function getAccount(deps: { db: Kysely<Database>; userId: string }): Promise<AccountView> {
