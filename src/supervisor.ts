@@ -17,10 +17,11 @@ const ENTRY: Record<ProcessName, string> = {
  * V8 flags for every child. The young generation's semi-spaces grow during startup
  * (module loading allocates a lot) and never shrink back, so an idle process keeps
  * that new space resident; a small cap gives it back at no cost in throughput
- * (issue 11; the figures are in bench/RESULTS.md, memory). NODE_OPTIONS still
- * applies on top.
+ * (issue 11). `--expose-gc` lets a child that went quiet run the one collection
+ * that shrinks its heap again (src/shared/idle-gc.ts, issue 18 item 9; the figures
+ * are in bench/RESULTS.md, memory). NODE_OPTIONS still applies on top.
  */
-export const CHILD_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
+export const CHILD_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--expose-gc'];
 
 /**
  * Per-process V8 flags after CHILD_NODE_FLAGS (the later flag wins). The api's main
