@@ -17,6 +17,8 @@ import { checkIdempotencyKey } from './idempotency';
 import type { QuotaUsage } from '../quota/quota';
 import { signalWork } from '../../shared/work-signal';
 import { sendEmail } from './send-email';
+import { SendAccepted } from '../sending/sending.responses';
+import { EmailPage, EmailView } from '../emails/emails.responses';
 
 /**
  * Bodies up to this size keep the spec's order (validate, then authenticate); larger ones
@@ -88,7 +90,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'sendEmail',
       summary: 'Queue a message (202 once durably queued; not delivered)',
       body: sendEmailBody,
-      ok: { status: 202, schema: 'SendAccepted', description: 'Queued' },
+      ok: { status: 202, schema: SendAccepted, description: 'Queued' },
       errors: [
         'DOMAIN_NOT_FOUND',
         'DOMAIN_NOT_VERIFIED',
@@ -125,7 +127,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'listEmails',
       summary: 'List messages, newest first (keyset pages)',
       query: listEmailsQuery,
-      ok: { status: 200, schema: 'EmailPage', description: 'A page of messages (no events)' },
+      ok: { status: 200, schema: EmailPage, description: 'A page of messages (no events)' },
     },
     async (ctx, q) => {
       const { userId } = requireAuth(ctx);
@@ -153,7 +155,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'getEmail',
       summary: 'One message with recipients and events',
-      ok: { status: 200, schema: 'Email', description: 'The message' },
+      ok: { status: 200, schema: EmailView, description: 'The message' },
       errors: ['EMAIL_NOT_FOUND'],
     },
     async (ctx) => {
@@ -170,7 +172,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'cancelEmail',
       summary: 'Cancel a message still queued (typically scheduled)',
-      ok: { status: 200, schema: 'Email', description: 'The cancelled message' },
+      ok: { status: 200, schema: EmailView, description: 'The cancelled message' },
       errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_CANCELLABLE'],
     },
     async (ctx) => {

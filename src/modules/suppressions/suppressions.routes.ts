@@ -8,6 +8,8 @@ import { hasControlChars } from '../../shared/text';
 import { parseAddress } from '../emails/address';
 import { listSuppressions } from './suppressions.repository';
 import { createSuppression, removeSuppression, suppressionView } from './suppressions.usecases';
+import { SuppressionPage, SuppressionView } from './suppressions.responses';
+import { Deleted } from '../../http/response-schema';
 
 const TYPES = ['hard_bounce', 'soft_bounce', 'complaint', 'manual', 'unsubscribe'] as const;
 
@@ -53,7 +55,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'listSuppressions',
       summary: 'List the account’s suppressed addresses',
       query: listQuery,
-      ok: { status: 200, schema: 'SuppressionPage', description: 'A page of suppressions' },
+      ok: { status: 200, schema: SuppressionPage, description: 'A page of suppressions' },
     },
     async (ctx, q) => {
       const { userId } = requireAuth(ctx);
@@ -82,7 +84,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'createSuppression',
       summary: 'Suppress an address',
       body: createBody,
-      ok: { status: 201, schema: 'Suppression', description: 'Created' },
+      ok: { status: 201, schema: SuppressionView, description: 'Created' },
       errors: ['SUPPRESSION_ALREADY_EXISTS'],
     },
     async (ctx) => {
@@ -101,7 +103,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'deleteSuppression',
       summary: 'Remove a suppression',
-      ok: { status: 200, schema: 'Deleted', description: 'Removed' },
+      ok: { status: 200, schema: Deleted, description: 'Removed' },
       errors: ['SUPPRESSION_NOT_FOUND'],
     },
     async (ctx) => {

@@ -1,0 +1,7 @@
+import { z } from 'zod';
+import { timestamp } from '../../http/response-schema';
+
+/** The 202 of POST /v1/emails (send-email.ts). */
+export const SendAccepted = z
+  .object({ id: z.string(), status: z.literal('queued'), createdAt: timestamp })
+  .meta({ id: 'SendAccepted' });
