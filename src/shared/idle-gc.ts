@@ -3,8 +3,10 @@
 // src/supervisor.ts), and the old generation keeps the pages it grew into; nothing shrinks them
 // while the process sits idle, so an idle appliance kept its start-up peak. Only a
 // memory-reducing collection (the `last-resort` flavour: compacts and uncommits the young
-// generation) gives them back. It costs a few tens of milliseconds of blocked event loop, so it
-// runs only once the loop has been quiet for a while, and once per quiet spell.
+// generation) gives them back. It blocks the event loop for tens of milliseconds, up to a few
+// hundred in the mta (Haraka's heap) on a busy machine, so it runs only once the loop has been
+// quiet for a while, and once per quiet spell: at worst one message arriving after a pause waits
+// for it.
 import { performance } from 'node:perf_hooks';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { Logger } from './logger';
