@@ -21,6 +21,10 @@ export const WebhookView = z
 
 export const CreatedWebhookView = WebhookView.extend({
   secret: z.string().describe('Signing secret; shown once.'),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe('Present when the endpoint was saved but will likely fail, e.g. its host does not resolve.'),
 }).meta({ id: 'CreatedWebhook' });
 
 /** webhooks.usecases.ts attemptView */
