@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiAccept } from './api-accept';
+import { dashboardList } from './dashboard-list';
 import { endToEnd } from './end-to-end';
 import { inbound } from './inbound';
 import { latency } from './latency';
@@ -15,7 +16,7 @@ import { memory } from './memory';
 import { scale } from './scale';
 import type { Options, Section } from './types';
 
-const ALL = ['api-accept', 'end-to-end', 'memory', 'latency', 'inbound', 'scale'] as const;
+const ALL = ['api-accept', 'end-to-end', 'memory', 'latency', 'inbound', 'scale', 'dashboard-list'] as const;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -69,6 +70,7 @@ async function main(): Promise<void> {
   await attempt('latency', async () => [await latency(opts)]);
   await attempt('inbound', async () => [await inbound(opts)]);
   await attempt('scale', async () => [await scale(opts)]);
+  await attempt('dashboard-list', async () => [await dashboardList(opts)]);
 
   if (only.length > 1) sections.push(limitsSection(sections));
   const minutes = (Date.now() - started) / 60_000;

@@ -20,9 +20,13 @@ export interface UsersTable {
   own_emails_per_day: Generated<number | null>;
   /** Bumped on password change: session tokens carry the epoch they were issued in. */
   session_epoch: Generated<number>;
+  /** `operator` may use /v1/operator/… (migration 012); made by `ctl accounts grant-operator`. */
+  role: Generated<UserRole>;
   created_at: string;
   updated_at: string;
 }
+
+export type UserRole = 'user' | 'operator';
 
 export interface ApiKeysTable {
   id: string;
@@ -144,6 +148,22 @@ export interface EmailsTable {
   updated_at: string;
   sent_at: string | null;
   delivered_at: string | null;
+  /** The sending key's mode (migration 011): `test` mail is captured, never delivered. */
+  mode: Generated<SendMode>;
+  /** 1: test mail sent from a domain not yet verified (allowed for test keys only). */
+  unverified_domain: Generated<number>;
+}
+
+/** `live` mail leaves the appliance; `test` mail ends in the built-in capture (issue 21). */
+export type SendMode = 'live' | 'test';
+
+/** The signed message a test send produced (migration 011): what would have left the appliance. */
+export interface CapturedMessagesTable {
+  email_id: string;
+  user_id: string;
+  raw: Buffer;
+  size_bytes: number;
+  captured_at: string;
 }
 
 export type RecipientType = 'to' | 'cc' | 'bcc';
@@ -353,6 +373,7 @@ export interface Database {
   bounce_reports: BounceReportsTable;
   inbound_messages: InboundMessagesTable;
   inbound_attachments: InboundAttachmentsTable;
+  captured_messages: CapturedMessagesTable;
 }
 
 /** One processed bounce or complaint report (migration 007, modules/bounces): its effects' idempotency key. */

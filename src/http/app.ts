@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import { accountRoutes } from '../modules/accounts/accounts.routes';
+import { operatorDashboardRoutes } from '../modules/accounts/operator-dashboard.routes';
 import { operatorRoutes } from '../modules/accounts/operator.routes';
 import { apiKeyRoutes } from '../modules/api-keys/api-keys.routes';
 import { internalBounceRoutes } from '../modules/bounces/internal-bounces.routes';
@@ -88,6 +89,7 @@ export function createApp(deps: ApiDeps): ApiApp {
     brandingRoutes(deps),
     publicBrandingRoutes(deps),
     operatorRoutes(deps),
+    operatorDashboardRoutes(deps),
     internalBounceRoutes(deps),
   ];
   const operations = groups.flatMap((group) => group.operations);

@@ -1,7 +1,8 @@
 import type Koa from 'koa';
+import type { SendMode } from '../db/schema';
 import { findUserById } from '../modules/accounts/accounts.repository';
 import { looksLikeJwt } from '../modules/accounts/sessions';
-import { authenticateApiKey, isApiKeyToken } from '../modules/api-keys/api-keys.usecases';
+import { authenticateApiKey, isApiKeyToken, keyMode } from '../modules/api-keys/api-keys.usecases';
 import { accountSuspended, forbidden, invalidApiKey, unauthorized } from '../shared/app-error';
 import type { ApiDeps, AppContext, AppState, AuthState } from './context';
 
@@ -20,11 +21,13 @@ export async function resolveAuth(
   let userId: string;
   let keyId: string | null = null;
   let epoch: number | null = null;
+  let mode: SendMode = 'live';
   if (isApiKeyToken(token)) {
     const key = await authenticateApiKey(deps.db, token);
     if (!key) throw invalidApiKey();
     userId = key.user_id;
     keyId = key.id;
+    mode = keyMode(key);
   } else if (looksLikeJwt(token)) {
     const check = await deps.sessions.verify(token);
     if (!check.ok)
@@ -39,13 +42,13 @@ export async function resolveAuth(
   // A password change bumps the epoch and so ends every session issued before it.
   if (epoch !== null && user.session_epoch !== epoch) throw unauthorized('Session no longer valid');
   if (user.status === 'SUSPENDED') throw accountSuspended();
-  const auth: AuthState = { userId, kind: keyId ? 'api_key' : 'session', keyId, user };
+  const auth: AuthState = { userId, kind: keyId ? 'api_key' : 'session', keyId, mode, user };
   ctx.state.auth = auth;
   return auth;
 }
 
 /**
- * Resolves the caller to an account on every request: API key (`re_live_…`) or
+ * Resolves the caller to an account on every request: API key (`re_live_…`, `re_test_…`) or
  * session JWT. The account row is read each time, so suspension and revocation
  * take effect on the very next request.
  */

@@ -10,6 +10,7 @@ const ACCESS_ERRORS: Readonly<Record<Auth, readonly string[]>> = {
   none: [],
   either: ['UNAUTHORIZED', 'INVALID_API_KEY', 'ACCOUNT_SUSPENDED'],
   session: ['UNAUTHORIZED', 'INVALID_API_KEY', 'FORBIDDEN', 'ACCOUNT_SUSPENDED'],
+  operator: ['UNAUTHORIZED', 'INVALID_API_KEY', 'FORBIDDEN', 'ACCOUNT_SUSPENDED'],
   internal: ['UNAUTHORIZED'],
 };
 
@@ -17,6 +18,8 @@ const SECURITY: Readonly<Record<Auth, readonly Record<string, string[]>[]>> = {
   none: [],
   either: [{ apiKey: [] }, { session: [] }],
   session: [{ session: [] }],
+  // OpenAPI 3.1: for schemes other than OAuth the list names the roles required.
+  operator: [{ session: ['operator'] }],
   internal: [{ internalToken: [] }],
 };
 

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { PreparedQuery } from '../../db/precompiled';
-import type { Database, UsersTable } from '../../db/schema';
+import type { Database, UserRole, UsersTable } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 
 export type UserRow = Selectable<UsersTable>;
@@ -103,4 +103,8 @@ export async function setOwnLimits(
 
 export async function listUsers(db: Kysely<Database>, limit: number): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().orderBy('created_at', 'asc').limit(limit).execute();
+}
+
+export async function setRole(db: Kysely<Database>, id: string, role: UserRole): Promise<void> {
+  await db.updateTable('users').set({ role, updated_at: isoNow() }).where('id', '=', id).execute();
 }

@@ -68,7 +68,13 @@ export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): Ro
     async (ctx) => {
       const { userId } = requireAuth(ctx);
       const account = await getAccount({ db: deps.db, userId });
-      ctx.body = { id: account.id, email: account.email, name: account.name, status: account.status };
+      ctx.body = {
+        id: account.id,
+        email: account.email,
+        name: account.name,
+        status: account.status,
+        role: account.role,
+      };
     },
   );
 

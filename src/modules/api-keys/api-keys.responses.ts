@@ -6,7 +6,7 @@ export const ApiKeyView = z
   .object({
     id: z.string(),
     name: z.string(),
-    mode: z.literal('live'),
+    mode: z.enum(['live', 'test']),
     keyPrefix: z.string(),
     createdAt: timestamp,
     lastUsedAt: timestamp.nullable(),
@@ -19,9 +19,11 @@ export const CreatedApiKeyView = z
   .object({
     id: z.string(),
     name: z.string(),
-    mode: z.literal('live'),
+    mode: z.enum(['live', 'test']),
     keyPrefix: z.string(),
-    token: z.string().describe('The secret `re_live_…`; shown only in this response.'),
+    token: z
+      .string()
+      .describe('The secret `re_live_…` (or `re_test_…` for a test key); shown only in this response.'),
     warning: z.string(),
     createdAt: timestamp,
   })

@@ -16,8 +16,8 @@ export const createBody = z.strictObject({
     .min(1)
     .max(100)
     .refine((s) => !hasControlChars(s), 'must not contain control characters'),
-  // Spec: the request value is `live`; no other mode exists in this version.
-  mode: z.literal('live').default('live'),
+  // Spec: `live` (the default); issue 21 adds `test`: `re_test_` tokens whose mail is captured.
+  mode: z.enum(['live', 'test']).default('live'),
 });
 
 /** `/v1/api-keys`: creating and revoking need a session; listing works with either token. */

@@ -9,7 +9,13 @@ import { recordAudit } from '../audit/audit.repository';
 import type { ApiKeyRow } from './api-keys.repository';
 import * as keys from './api-keys.repository';
 
+import type { SendMode } from '../../db/schema';
+
 export const API_KEY_PREFIX = 're_live_';
+/** Test-mode keys (issue 21): their mail runs the whole pipeline and ends in the capture. */
+export const TEST_API_KEY_PREFIX = 're_test_';
+const KEY_PREFIXES: Record<SendMode, string> = { live: API_KEY_PREFIX, test: TEST_API_KEY_PREFIX };
+/** Both prefixes have the same length: the shown part is the prefix and four characters. */
 const PREFIX_SHOWN = API_KEY_PREFIX.length + 4;
 
 export const apiKeyNotFound = defineError('API_KEY_NOT_FOUND', 404, 'No such API key');
@@ -47,16 +53,21 @@ export function apiKeyView(row: ApiKeyRow): ApiKeyView {
 }
 
 export function isApiKeyToken(token: string): boolean {
-  return token.startsWith(API_KEY_PREFIX);
+  return token.startsWith(API_KEY_PREFIX) || token.startsWith(TEST_API_KEY_PREFIX);
+}
+
+/** A key row's mode; anything but `test` is live (rows before issue 21 all say `live`). */
+export function keyMode(row: Pick<ApiKeyRow, 'mode'>): SendMode {
+  return row.mode === 'test' ? 'test' : 'live';
 }
 
 export async function createApiKey(deps: {
   db: Kysely<Database>;
   userId: string;
   actor: Actor;
-  input: { name: string; mode: 'live' };
+  input: { name: string; mode: SendMode };
 }): Promise<CreatedApiKey> {
-  const token = `${API_KEY_PREFIX}${randomToken(32)}`;
+  const token = `${KEY_PREFIXES[deps.input.mode]}${randomToken(32)}`;
   const row: ApiKeyRow = {
     id: newId('key'),
     user_id: deps.userId,
@@ -76,7 +87,7 @@ export async function createApiKey(deps: {
       action: 'api_key.created',
       resource: 'api_key',
       resourceId: row.id,
-      details: { name: row.name, keyPrefix: row.key_prefix },
+      details: { name: row.name, mode: row.mode, keyPrefix: row.key_prefix },
     });
   });
   return {

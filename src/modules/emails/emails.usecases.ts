@@ -1,18 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { emailView } from './email-view';
-import { emailNotFound } from './emails.errors';
+import { findCapturedInfo, findCapturedRaw } from './captured-message.repository';
+import { captureView, emailView } from './email-view';
+import { emailNotFound, emailPartNotFound } from './emails.errors';
 import type { EmailListQuery } from './emails.repository';
 import { eventsOf, findAccountEmail, listEmails, recipientsOf } from './emails.repository';
 
 export async function getEmailView(deps: { db: Kysely<Database>; userId: string; emailId: string }) {
   const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);
   if (!email) throw emailNotFound();
-  const [recipients, events] = await Promise.all([
+  const [recipients, events, captured] = await Promise.all([
     recipientsOf(deps.db, [email.id]),
     eventsOf(deps.db, email.id),
+    email.mode === 'test' ? findCapturedInfo(deps.db, deps.userId, email.id) : undefined,
   ]);
-  return emailView(email, recipients, events);
+  return emailView(email, recipients, events, captureView(email, captured));
 }
 
 export async function listEmailViews(deps: { db: Kysely<Database>; userId: string; query: EmailListQuery }) {
@@ -28,4 +30,49 @@ export async function listEmailViews(deps: { db: Kysely<Database>; userId: strin
     hasMore: rows.length > deps.query.limit,
     lastId: page.at(-1)?.id ?? null,
   };
+}
+
+/** The stored html or text body of one of the account's messages, for the preview route. */
+export async function emailPart(deps: {
+  db: Kysely<Database>;
+  userId: string;
+  emailId: string;
+  part: 'html' | 'text';
+}): Promise<string> {
+  const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);
+  if (!email) throw emailNotFound();
+  const body = deps.part === 'html' ? email.html : email.text;
+  if (body === null) throw emailPartNotFound(`The message has no ${deps.part} part`);
+  return body;
+}
+
+/** One of the account's messages with all its recipients, for the raw download. */
+export async function accountEmailWithRecipients(deps: {
+  db: Kysely<Database>;
+  userId: string;
+  emailId: string;
+}) {
+  const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);
+  if (!email) throw emailNotFound();
+  return { email, recipients: await recipientsOf(deps.db, [email.id]) };
+}
+
+/**
+ * The captured message of a test send as signed (issue 21); EMAIL_NOT_FOUND, with the reason
+ * in its details, when there is none. Live mail keeps no sent copy: GET /v1/emails/{id}/raw
+ * builds it instead (modules/delivery/message-bytes.ts).
+ */
+export async function getCapturedRaw(deps: { db: Kysely<Database>; userId: string; emailId: string }) {
+  const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);
+  if (!email) throw emailNotFound();
+  const raw = await findCapturedRaw(deps.db, deps.userId, email.id);
+  if (!raw) {
+    throw emailNotFound(
+      'No captured copy of this message: only test-mode mail is captured, for CAPTURE_RETENTION_DAYS',
+      {
+        reason: email.mode === 'test' ? 'capture_not_available' : 'not_test_mode',
+      },
+    );
+  }
+  return raw;
 }

@@ -9,15 +9,25 @@ import { isAppError } from '../../shared/app-error';
 import { pageBody } from '../../shared/cursor';
 import { sha256Hex } from '../../shared/secrets';
 import { canonicalAddress } from '../emails/address';
-import { getEmailView, listEmailViews } from '../emails/emails.usecases';
+import {
+  accountEmailWithRecipients,
+  emailPart,
+  getCapturedRaw,
+  getEmailView,
+  listEmailViews,
+} from '../emails/emails.usecases';
+import { messageBytes } from '../delivery/message-bytes';
+import { previewHeaders, previewQuery } from '../../shared/message-preview';
 import { cancelEmail } from './cancel-email';
+import { deliveryView } from '../delivery/delivery-explanation';
+import { findPendingSend } from '../delivery/pending-send.repository';
 import { emailTooLarge } from '../emails/emails.errors';
 import { listEmailsQuery, oversizedCollections, sendEmailBody } from './emails.schemas';
 import { checkIdempotencyKey } from './idempotency';
 import type { QuotaUsage } from '../quota/quota';
 import { signalWork } from '../../shared/work-signal';
 import { sendEmail } from './send-email';
-import { SendAccepted } from '../sending/sending.responses';
+import { EmailDetail, SendAccepted } from '../sending/sending.responses';
 import { EmailPage, EmailView } from '../emails/emails.responses';
 
 /**
@@ -25,6 +35,9 @@ import { EmailPage, EmailView } from '../emails/emails.responses';
  * are authenticated before a byte is read. A send without attachments is far smaller.
  */
 const AUTH_FIRST_BYTES = 64 * 1024;
+
+/** On every send with a test-mode key (issue 21): what happened instead of delivery. */
+const TEST_MODE_HEADER = 'X-Mailroom-Test-Mode';
 
 function setQuotaHeaders(ctx: Koa.Context, usage: QuotaUsage): void {
   ctx.set('X-RateLimit-Limit', String(usage.hour.limit));
@@ -68,6 +81,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       log: deps.log,
       user: auth.user,
       apiKeyId: auth.keyId,
+      mode: auth.mode,
       input,
       // The body is hashed only when a key asks for replay protection.
       idempotency:
@@ -75,6 +89,9 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
     });
     if (result.usage) setQuotaHeaders(ctx, result.usage);
     if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+    if (auth.mode === 'test') {
+      ctx.set(TEST_MODE_HEADER, result.unverifiedDomain === true ? 'unverified-domain' : 'captured');
+    }
     if (result.queued)
       ctx.state.accessLog = { event: 'email_queued', msg: 'email queued', fields: result.queued };
     if (result.queued?.scheduledAt === null) signalWork();
@@ -114,6 +131,8 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
         'X-RateLimit-Remaining-Day': 'What is left of it',
         'Idempotent-Replayed':
           '`true` when this is the stored answer to an earlier request with the same key',
+        [TEST_MODE_HEADER]:
+          'Test-mode keys only: `captured` (the message will end in the capture), or `unverified-domain` (captured too, and sent from a domain that is not verified: a live key would be refused)',
       },
     },
     send,
@@ -125,7 +144,8 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       path: '/',
       auth: 'either',
       operationId: 'listEmails',
-      summary: 'List messages, newest first (keyset pages)',
+      summary:
+        'List messages, newest first (keyset pages); filters: status, domainId, tag, recipient, from/to, q',
       query: listEmailsQuery,
       ok: { status: 200, schema: EmailPage, description: 'A page of messages (no events)' },
     },
@@ -139,6 +159,10 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
           status: q.status,
           domainId: q.domainId,
           recipient: q.recipient === undefined ? undefined : canonicalAddress(q.recipient.trim()),
+          tag: q.tag,
+          createdFrom: q.from,
+          createdBefore: q.to,
+          text: q.q,
           beforeId: q.cursor,
           limit: q.limit,
         },
@@ -154,13 +178,66 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       ids: { id: 'email' },
       auth: 'either',
       operationId: 'getEmail',
-      summary: 'One message with recipients and events',
-      ok: { status: 200, schema: EmailView, description: 'The message' },
+      summary: 'One message with recipients, events and its delivery state (why it is still queued)',
+      ok: { status: 200, schema: EmailDetail, description: 'The message' },
       errors: ['EMAIL_NOT_FOUND'],
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
-      ctx.body = await getEmailView({ db: deps.db, userId, emailId: ctx.params.id ?? '' });
+      const view = await getEmailView({ db: deps.db, userId, emailId: ctx.params.id ?? '' });
+      const pending = await findPendingSend(deps.db, view.id);
+      const facts = { ...view, events: view.events ?? [] };
+      ctx.body = { ...view, delivery: deliveryView(facts, pending, deps.config.mtaRetryIntervals) };
+    },
+  );
+
+  routes.define(
+    {
+      method: 'get',
+      path: '/:id/preview',
+      ids: { id: 'email' },
+      auth: 'either',
+      operationId: 'previewEmail',
+      summary:
+        'The stored html or text body, inert: its own CSP (sandbox, no scripts, remote images only on request)',
+      query: previewQuery,
+      ok: { status: 200, description: 'The body', contentType: 'text/html' },
+      errors: ['EMAIL_NOT_FOUND', 'EMAIL_PART_NOT_FOUND'],
+    },
+    async (ctx, q) => {
+      const { userId } = requireAuth(ctx);
+      const body = await emailPart({ db: deps.db, userId, emailId: ctx.params.id ?? '', part: q.part });
+      ctx.set(previewHeaders(q.part, q.remoteImages === '1'));
+      ctx.body = body;
+    },
+  );
+
+  routes.define(
+    {
+      method: 'get',
+      path: '/:id/raw',
+      ids: { id: 'email' },
+      auth: 'either',
+      operationId: 'getEmailRaw',
+      summary:
+        'The message as a download: test mail as captured (signed); live mail as delivery builds it for the MTA',
+      ok: { status: 200, description: 'The message', contentType: 'message/rfc822' },
+      errors: ['EMAIL_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const id = ctx.params.id ?? '';
+      const { email, recipients } = await accountEmailWithRecipients({ db: deps.db, userId, emailId: id });
+      // Test mail was captured as signed (issue 21). Live mail keeps no sent copy: it is built
+      // by the hand-off's own code, without what the MTA adds (DKIM-Signature, Received).
+      const raw =
+        email.mode === 'test'
+          ? await getCapturedRaw({ db: deps.db, userId, emailId: id })
+          : await messageBytes({ db: deps.db, baseUrl: deps.config.baseUrl, email, recipients });
+      ctx.set('Content-Disposition', `attachment; filename="${id}.eml"`);
+      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+      ctx.type = 'message/rfc822';
+      ctx.body = raw;
     },
   );
 

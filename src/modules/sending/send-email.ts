@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
-import type { Database } from '../../db/schema';
+import type { Database, SendMode } from '../../db/schema';
 import { isAppError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { storageGuardFor } from '../../shared/disk-space';
@@ -32,6 +32,8 @@ export interface SendDeps {
   /** The sender's account, as authentication loaded it for this request. */
   readonly user: UserRow;
   readonly apiKeyId: string | null;
+  /** The key's mode: `test` mail is captured (issue 21). */
+  readonly mode: SendMode;
   readonly input: SendEmailInput;
   /** The Idempotency-Key and the SHA-256 of the raw request body, when the client sent a key. */
   readonly idempotency: { readonly key: string; readonly requestHash: string } | undefined;
@@ -44,6 +46,7 @@ export interface QueuedLogFields {
   readonly domainId: string;
   readonly recipients: number;
   readonly scheduledAt: string | null;
+  readonly mode: SendMode;
 }
 
 export interface SendResult extends StoredResponse {
@@ -51,6 +54,8 @@ export interface SendResult extends StoredResponse {
   readonly replayed: boolean;
   /** Set when this request queued a message (not for a replay). */
   readonly queued?: QueuedLogFields | undefined;
+  /** Test mode sent from a domain not yet verified. */
+  readonly unverifiedDomain?: boolean | undefined;
 }
 
 /** Retry-After of a send refused under the free-space floor: the floor is re-read every second. */
@@ -148,6 +153,7 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
     now,
     user,
     apiKeyId: deps.apiKeyId,
+    mode: deps.mode,
     from,
     recipients: screening.ok ? screening.recipients : [],
     size: { bytes: size, text: 'Bodies plus attachments are' },
@@ -192,8 +198,8 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
     deps.log.error({ event: 'email_queue_failed', err: err.cause, userId }, 'could not queue message');
     throw err;
   }
-  const { usage, domainId } = committed;
+  const { usage, domainId, unverifiedDomain } = committed;
   const recipients = send.recipients.length;
-  const queued = { emailId: id, userId, domainId, recipients, scheduledAt };
-  return { ...response, usage, replayed: false, queued };
+  const queued = { emailId: id, userId, domainId, recipients, scheduledAt, mode: deps.mode };
+  return { ...response, usage, replayed: false, queued, unverifiedDomain };
 }

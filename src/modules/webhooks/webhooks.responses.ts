@@ -47,3 +47,13 @@ export const WebhookDetailView = WebhookView.extend({ attempts: z.array(WebhookA
 });
 
 export const WebhookList = listOf(WebhookView).meta({ id: 'WebhookList' });
+
+/** webhook-test-event.ts sendTestEvent */
+export const WebhookTestQueued = z
+  .object({
+    webhookId: z.string(),
+    event: z.literal('webhook.test'),
+    deliveryId: z.string(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'WebhookTestQueued' });

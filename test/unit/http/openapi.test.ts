@@ -25,6 +25,8 @@ const BODILESS = new Set([
   'POST /v1/domains/{domainId}/verify',
   'POST /v1/emails/{id}/cancel',
   'POST /internal/accounts/{id}/reinstate',
+  'POST /v1/webhooks/{id}/enable',
+  'POST /v1/webhooks/{id}/test',
 ]);
 
 /** `METHOD /path/{param}` for every route the app's routers register (HEAD comes with GET). */
