@@ -3,8 +3,8 @@
  * TLS, usually 465): applications send through the API's pipeline over SMTP.
  * - AUTH PLAIN/LOGIN (Haraka's auth/auth_base) offered after STARTTLS (mailroom-tls),
  *   at once on SMTPS_PORT (TLS from the first byte), or at once with
- *   SUBMISSION_ALLOW_PLAINTEXT; username anything, password an API
- *   key. A failed AUTH is audited (`user.login_failed`) and limited per IP.
+ *   SUBMISSION_ALLOW_PLAINTEXT; username anything (`resend` for Resend's
+ *   convention), password an API key, held to its domain if it has one. A failed AUTH is audited (`user.login_failed`) and limited per IP.
  * - MAIL: 530 5.7.0 until authenticated. RCPT: any recipient of an authenticated session.
  * - End of DATA (data_post): submitMessage() runs the API's checks and commits in
  *   one transaction; 5xx for a refusal, 451 4.7.1 for quota; then queue_outbound
@@ -45,6 +45,8 @@ const limiter = new AuthFailureLimiter();
 interface Submitter {
   readonly userId: string;
   readonly apiKeyId: string;
+  /** The domain the key is held to (issue 20), null when any. */
+  readonly domainId: string | null;
 }
 
 function onSubmission(connection: HarakaConnection): boolean {
@@ -151,7 +153,11 @@ export function check_plain_passwd(
       cb(false, { code: 535, message: '5.7.8 The account is suspended' });
       return;
     }
-    connection.notes.mailroom_submitter = { userId: key.user_id, apiKeyId: key.id } satisfies Submitter;
+    connection.notes.mailroom_submitter = {
+      userId: key.user_id,
+      apiKeyId: key.id,
+      domainId: key.domain_id,
+    } satisfies Submitter;
     cb(true);
   })().catch((err: unknown) => {
     connection.logerror(this, 'submission AUTH failed', { event: 'mta_submission_auth_error', err });
@@ -220,6 +226,7 @@ export function submitAtEndOfData(this: HarakaPlugin, next: HarakaNext, connecti
         config: appConfig(),
         userId: submitter.userId,
         apiKeyId: submitter.apiKeyId,
+        onlyDomainId: submitter.domainId,
       },
       {
         mailFrom: transaction.mail_from?.address ?? '',

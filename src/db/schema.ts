@@ -38,7 +38,14 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Issue 20: `full_access` may manage keys; `sending_access` may only send. */
+  permission: ApiKeyPermission;
+  /** A sending key held to one of the account's domains; null: any. */
+  domain_id: string | null;
 }
+
+export const API_KEY_PERMISSIONS = ['full_access', 'sending_access'] as const;
+export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
 
 export interface AuditLogTable {
   id: string;
@@ -276,6 +283,9 @@ export interface OutboxTable {
 
 export type WebhookDisabledReason = 'consecutive_failures' | 'manual';
 
+export const WEBHOOK_PAYLOAD_FORMATS = ['mailroom', 'resend'] as const;
+export type WebhookPayloadFormat = (typeof WEBHOOK_PAYLOAD_FORMATS)[number];
+
 export interface WebhooksTable {
   id: string;
   user_id: string;
@@ -284,6 +294,8 @@ export interface WebhooksTable {
   events: string;
   /** The signing secret sealed by shared/seal (context `webhook:<id>`). */
   secret_sealed: string;
+  /** The deliveries' body: the spec's payload or Resend's (issue 20). */
+  payload_format: Generated<WebhookPayloadFormat>;
   enabled: number;
   disabled_reason: WebhookDisabledReason | null;
   disabled_at: string | null;

@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type { AppConfig } from '../config';
 import type { Db } from '../db/connect';
-import type { SendMode } from '../db/schema';
+import type { ApiKeyPermission, SendMode } from '../db/schema';
 import type { UserRow } from '../modules/accounts/accounts.repository';
 import type { SessionSigner } from '../modules/accounts/sessions';
 import type { Actor } from '../modules/audit/audit.repository';
@@ -18,6 +18,10 @@ export interface AuthState {
   readonly mode: SendMode;
   /** The account row read for this request (status checked), for handlers that need more of it. */
   readonly user: UserRow;
+  /** A session has full access; an API key has its own (issue 20). */
+  readonly permission: ApiKeyPermission;
+  /** A sending key held to one domain: the only one it may send from. */
+  readonly domainId: string | null;
 }
 
 /**

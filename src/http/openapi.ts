@@ -27,6 +27,7 @@ const PARAM_DOC: Readonly<Record<string, string>> = {
   id: 'The resource id (operator routes: an account id or its email address)',
   domainId: 'Domain id (`dom_…`)',
   keyId: 'API key id (`key_…`)',
+  idOrEmail: 'The suppression id (`sup_…`) or the suppressed address (URL-encoded)',
   attachmentId: 'Attachment id, as listed in the message’s `attachments`',
   ownerId: 'Account id (`usr_…`)',
 };
@@ -78,6 +79,7 @@ function fromZod(schema: z.ZodType): JsonSchema {
 
 function errorCodes(op: Operation): string[] {
   const codes = new Set<string>([...ACCESS_ERRORS[op.auth], ...(op.errors ?? [])]);
+  if (op.auth === 'either' && !op.sendingKey) codes.add('RESTRICTED_API_KEY');
   // Every route refuses query parameters it does not declare (route.ts, NO_QUERY).
   if (op.body || !op.anyQuery) codes.add('VALIDATION_ERROR');
   if (op.ids) codes.add('NOT_FOUND');

@@ -12,6 +12,8 @@ import * as m010 from './010-operator-limits';
 import * as m011 from './011-test-mode';
 import * as m012 from './012-user-role';
 import * as m013 from './013-email-list-index';
+import * as m014 from './014-api-key-permissions';
+import * as m015 from './015-webhook-payload-format';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +30,6 @@ export const migrations: Record<string, Migration> = {
   '011-test-mode': m011,
   '012-user-role': m012,
   '013-email-list-index': m013,
+  '014-api-key-permissions': m014,
+  '015-webhook-payload-format': m015,
 };

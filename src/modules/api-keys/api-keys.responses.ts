@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_KEY_PERMISSIONS } from '../../db/schema';
 import { listOf, timestamp } from '../../http/response-schema';
 
 /** api-keys.usecases.ts apiKeyView */
@@ -8,6 +9,8 @@ export const ApiKeyView = z
     name: z.string(),
     mode: z.enum(['live', 'test']),
     keyPrefix: z.string(),
+    permission: z.enum(API_KEY_PERMISSIONS),
+    domainId: z.string().nullable(),
     createdAt: timestamp,
     lastUsedAt: timestamp.nullable(),
     revokedAt: timestamp.nullable(),
@@ -21,6 +24,8 @@ export const CreatedApiKeyView = z
     name: z.string(),
     mode: z.enum(['live', 'test']),
     keyPrefix: z.string(),
+    permission: z.enum(API_KEY_PERMISSIONS),
+    domainId: z.string().nullable(),
     token: z
       .string()
       .describe('The secret `re_live_…` (or `re_test_…` for a test key); shown only in this response.'),

@@ -46,3 +46,8 @@ export const emailNotCancellable = defineError(
 );
 /** A preview of `?part=html` of a text-only message (or the reverse). */
 export const emailPartNotFound = defineError('EMAIL_PART_NOT_FOUND', 404, 'The message has no such part');
+export const emailNotScheduled = defineError(
+  'EMAIL_NOT_SCHEDULED',
+  409,
+  'Only a message still waiting for its scheduled time can be rescheduled',
+);

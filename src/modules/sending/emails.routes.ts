@@ -1,13 +1,10 @@
-import type Koa from 'koa';
 import { resolveAuth } from '../../http/authenticate';
-import { declaresLargeBody, readJson, readRawBody, validate, validationFailure } from '../../http/body';
+import { readBody, validate, validationFailure } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requireAuth } from '../../http/context';
 import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
-import { isAppError } from '../../shared/app-error';
 import { pageBody } from '../../shared/cursor';
-import { sha256Hex } from '../../shared/secrets';
 import { canonicalAddress } from '../emails/address';
 import {
   accountEmailWithRecipients,
@@ -21,30 +18,21 @@ import { previewHeaders, previewQuery } from '../../shared/message-preview';
 import { cancelEmail } from './cancel-email';
 import { deliveryView } from '../delivery/delivery-explanation';
 import { findPendingSend } from '../delivery/pending-send.repository';
-import { emailTooLarge } from '../emails/emails.errors';
-import { listEmailsQuery, oversizedCollections, sendEmailBody } from './emails.schemas';
-import { checkIdempotencyKey } from './idempotency';
-import type { QuotaUsage } from '../quota/quota';
+import { defineBatchSend } from './email-batch.routes';
+import { listEmailsQuery, oversizedCollections, rescheduleBody, sendEmailBody } from './emails.schemas';
+import { rescheduleEmail } from './reschedule-email';
 import { signalWork } from '../../shared/work-signal';
 import { sendEmail } from './send-email';
+import {
+  answerSend,
+  readSendJson,
+  SEND_ERRORS,
+  SEND_REQUEST_HEADERS,
+  SEND_RESPONSE_HEADERS,
+  sendDeps,
+} from './send-request';
 import { EmailDetail, SendAccepted } from '../sending/sending.responses';
 import { EmailPage, EmailView } from '../emails/emails.responses';
-
-/**
- * Bodies up to this size keep the spec's order (validate, then authenticate); larger ones
- * are authenticated before a byte is read. A send without attachments is far smaller.
- */
-const AUTH_FIRST_BYTES = 64 * 1024;
-
-/** On every send with a test-mode key (issue 21): what happened instead of delivery. */
-const TEST_MODE_HEADER = 'X-Mailroom-Test-Mode';
-
-function setQuotaHeaders(ctx: Koa.Context, usage: QuotaUsage): void {
-  ctx.set('X-RateLimit-Limit', String(usage.hour.limit));
-  ctx.set('X-RateLimit-Remaining', String(Math.max(0, usage.hour.limit - usage.hour.used)));
-  ctx.set('X-RateLimit-Limit-Day', String(usage.day.limit));
-  ctx.set('X-RateLimit-Remaining-Day', String(Math.max(0, usage.day.limit - usage.day.used)));
-}
 
 /** `/v1/emails`: send, list, retrieve, cancel. */
 export function emailRoutes(deps: ApiDeps): RouteGroup {
@@ -56,87 +44,34 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
   // itself. A body over AUTH_FIRST_BYTES (or of undeclared length) is authenticated first: an
   // anonymous caller must not make the service read and validate megabytes (issue 17 finding 5).
   const send: Handler = async (ctx) => {
-    let auth = declaresLargeBody(ctx, AUTH_FIRST_BYTES) ? await resolveAuth(deps, ctx) : undefined;
-    let raw: Buffer;
-    try {
-      raw = await readRawBody(ctx, bodyLimit);
-    } catch (err) {
-      if (isAppError(err) && err.code === 'PAYLOAD_TOO_LARGE') {
-        throw emailTooLarge(`The request exceeds ${bodyLimit} bytes`, {
-          limit: deps.config.emailMaxSizeBytes,
-        });
-      }
-      throw err;
-    }
-    const json = await readJson(ctx, bodyLimit, raw);
-    const oversized = oversizedCollections(json);
+    const body = await readSendJson(deps, ctx, bodyLimit);
+    const oversized = oversizedCollections(body.json);
     if (oversized.length > 0) throw validationFailure(oversized);
-    const input = validate(sendEmailBody, json);
-    auth ??= await resolveAuth(deps, ctx);
-    const idempotencyKey = checkIdempotencyKey(ctx.get('idempotency-key') || undefined);
-    const result = await sendEmail({
-      db: deps.db,
-      committer: deps.sendCommitter,
-      config: deps.config,
-      log: deps.log,
-      user: auth.user,
-      apiKeyId: auth.keyId,
-      mode: auth.mode,
-      input,
-      // The body is hashed only when a key asks for replay protection.
-      idempotency:
-        idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: sha256Hex(raw) },
-    });
-    if (result.usage) setQuotaHeaders(ctx, result.usage);
-    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
-    if (auth.mode === 'test') {
-      ctx.set(TEST_MODE_HEADER, result.unverifiedDomain === true ? 'unverified-domain' : 'captured');
-    }
-    if (result.queued)
-      ctx.state.accessLog = { event: 'email_queued', msg: 'email queued', fields: result.queued };
-    if (result.queued?.scheduledAt === null) signalWork();
-    ctx.status = result.status;
-    ctx.body = result.body;
+    const input = validate(sendEmailBody, body.json);
+    const auth = body.auth ?? (await resolveAuth(deps, ctx));
+    const result = await sendEmail({ ...sendDeps(deps, ctx, auth, body.raw), input });
+    answerSend(ctx, result, result.queued?.[0]);
   };
+
   routes.define(
     {
       method: 'post',
       path: '/',
       auth: 'either',
       authInHandler: true,
+      sendingKey: true,
       operationId: 'sendEmail',
       summary: 'Queue a message (202 once durably queued; not delivered)',
       body: sendEmailBody,
       ok: { status: 202, schema: SendAccepted, description: 'Queued' },
-      errors: [
-        'DOMAIN_NOT_FOUND',
-        'DOMAIN_NOT_VERIFIED',
-        'INVALID_FROM_ADDRESS',
-        'INVALID_RECIPIENT',
-        'TOO_MANY_RECIPIENTS',
-        'SUPPRESSED_RECIPIENT',
-        'EMAIL_TOO_LARGE',
-        'IDEMPOTENCY_KEY_REUSED',
-        'SENDING_LIMIT_EXCEEDED',
-        'EMAIL_QUEUE_FAILED',
-      ],
-      requestHeaders: {
-        'Idempotency-Key':
-          '1–255 visible ASCII characters: the same key and body within 24 h answers the original 202 and creates nothing',
-      },
-      responseHeaders: {
-        'X-RateLimit-Limit': 'The account’s hourly allowance (recipients)',
-        'X-RateLimit-Remaining': 'What is left of it',
-        'X-RateLimit-Limit-Day': 'The daily allowance',
-        'X-RateLimit-Remaining-Day': 'What is left of it',
-        'Idempotent-Replayed':
-          '`true` when this is the stored answer to an earlier request with the same key',
-        [TEST_MODE_HEADER]:
-          'Test-mode keys only: `captured` (the message will end in the capture), or `unverified-domain` (captured too, and sent from a domain that is not verified: a live key would be refused)',
-      },
+      errors: SEND_ERRORS,
+      requestHeaders: SEND_REQUEST_HEADERS,
+      responseHeaders: SEND_RESPONSE_HEADERS,
     },
     send,
   );
+
+  defineBatchSend(routes, deps, bodyLimit);
 
   routes.define(
     {
@@ -209,6 +144,33 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       const body = await emailPart({ db: deps.db, userId, emailId: ctx.params.id ?? '', part: q.part });
       ctx.set(previewHeaders(q.part, q.remoteImages === '1'));
       ctx.body = body;
+    },
+  );
+
+  routes.define(
+    {
+      method: 'patch',
+      path: '/:id',
+      ids: { id: 'email' },
+      auth: 'either',
+      operationId: 'rescheduleEmail',
+      summary: 'Move a still-scheduled message to another time',
+      body: rescheduleBody,
+      ok: { status: 200, schema: EmailView, description: 'The rescheduled message' },
+      errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_SCHEDULED'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const input = await readBody(ctx, rescheduleBody);
+      const done = await rescheduleEmail({
+        db: deps.db,
+        log: deps.log,
+        userId,
+        emailId: ctx.params.id ?? '',
+        input,
+      });
+      if (done.due) signalWork();
+      ctx.body = done.email;
     },
   );
 

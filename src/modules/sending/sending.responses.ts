@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DeliveryView } from '../delivery/delivery.responses';
 import { EmailView } from '../emails/emails.responses';
-import { timestamp } from '../../http/response-schema';
+import { listOf, timestamp } from '../../http/response-schema';
 
 /** The 202 of POST /v1/emails (send-email.ts). */
 export const SendAccepted = z
@@ -12,3 +12,5 @@ export const SendAccepted = z
 export const EmailDetail = EmailView.extend({
   delivery: DeliveryView.describe('Where the message is on its way, and why it is still queued.'),
 }).meta({ id: 'EmailDetail' });
+/** The 202 of POST /v1/emails/batch: one entry per message, in the order given. */
+export const BatchAccepted = listOf(SendAccepted).meta({ id: 'BatchAccepted' });

@@ -15,7 +15,8 @@ import { newId } from '../../shared/ids';
 import { findUserById } from '../accounts/accounts.repository';
 import { MAILBOX_FORMS, parseMailbox } from '../emails/address';
 import type { TransactionRunner } from './commit-message';
-import { commitMessage, screen, screenRecipients } from './commit-message';
+import { commitMessage } from './commit-message';
+import { screen, screenRecipients } from './recipient-screening';
 import { invalidFromAddress } from '../emails/emails.errors';
 
 export const submitterSuspended = defineError('ACCOUNT_SUSPENDED', 403, 'The account is suspended');
@@ -27,6 +28,8 @@ export interface SubmitDeps {
   readonly config: AppConfig;
   readonly userId: string;
   readonly apiKeyId: string | null;
+  /** The domain the API key is held to (issue 20), null when any. */
+  readonly onlyDomainId?: string | null | undefined;
 }
 
 export interface SubmitInput {
@@ -80,6 +83,7 @@ export async function submitMessage(deps: SubmitDeps, input: SubmitInput): Promi
     now: isoNow(),
     user,
     apiKeyId: deps.apiKeyId,
+    onlyDomainId: deps.onlyDomainId ?? null,
     from,
     screening,
     messageId: (domain) => (hasId ? existingId : `<${id}@${domain.domain}>`),

@@ -7,7 +7,12 @@ import { idCursorParam } from '../../shared/cursor';
 import { hasControlChars } from '../../shared/text';
 import { parseAddress } from '../emails/address';
 import { listSuppressions } from './suppressions.repository';
-import { createSuppression, removeSuppression, suppressionView } from './suppressions.usecases';
+import {
+  createSuppression,
+  getSuppression,
+  removeSuppression,
+  suppressionView,
+} from './suppressions.usecases';
 import { SuppressionPage, SuppressionView } from './suppressions.responses';
 import { Deleted } from '../../http/response-schema';
 
@@ -28,7 +33,8 @@ const address = z
 
 export const createBody = z.strictObject({
   email: address,
-  type: z.enum(TYPES),
+  // Issue 20: an address added by hand is `manual` unless the caller says otherwise.
+  type: z.enum(TYPES).default('manual'),
   reason: z
     .string()
     .max(500)
@@ -100,12 +106,27 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
 
   routes.define(
     {
+      method: 'get',
+      path: '/:idOrEmail',
+      auth: 'either',
+      operationId: 'getSuppression',
+      summary: 'One suppression, by id (`sup_…`) or by address',
+      ok: { status: 200, schema: SuppressionView, description: 'The suppression' },
+      errors: ['SUPPRESSION_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await getSuppression({ db: deps.db, userId, idOrEmail: ctx.params.idOrEmail ?? '' });
+    },
+  );
+
+  routes.define(
+    {
       method: 'delete',
-      path: '/:id',
-      ids: { id: 'sup' },
+      path: '/:idOrEmail',
       auth: 'either',
       operationId: 'deleteSuppression',
-      summary: 'Remove a suppression',
+      summary: 'Remove a suppression, by id (`sup_…`) or by address',
       ok: { status: 200, schema: Deleted, description: 'Removed' },
       errors: ['SUPPRESSION_NOT_FOUND'],
     },
@@ -115,7 +136,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
         db: deps.db,
         userId,
         actor: requestActor(ctx),
-        id: ctx.params.id ?? '',
+        idOrEmail: ctx.params.idOrEmail ?? '',
       });
     },
   );

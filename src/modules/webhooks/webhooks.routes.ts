@@ -14,6 +14,7 @@ import {
   deleteWebhook,
   getWebhook,
   listWebhookViews,
+  rotateWebhookSecret,
   updateWebhook,
 } from './webhooks.usecases';
 import {
@@ -21,6 +22,7 @@ import {
   WebhookDetailView,
   WebhookList,
   WebhookTestQueued,
+  RotatedWebhookView,
   WebhookView,
 } from './webhooks.responses';
 import { Deleted } from '../../http/response-schema';
@@ -177,6 +179,29 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       ctx.status = 202;
       ctx.body = await sendTestEvent({ db, userId, actor: requestActor(ctx), id: ctx.params.id ?? '' });
       signalWork();
+    },
+  );
+
+  routes.define(
+    {
+      method: 'post',
+      path: '/:id/rotate-secret',
+      ids: { id: 'whk' },
+      auth: 'either',
+      operationId: 'rotateWebhookSecret',
+      summary: 'Replace the signing secret; the new one is shown once',
+      ok: { status: 200, schema: RotatedWebhookView, description: 'The endpoint with its new secret' },
+      errors: ['WEBHOOK_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await rotateWebhookSecret({
+        db,
+        userId,
+        actor: requestActor(ctx),
+        sealer,
+        id: ctx.params.id ?? '',
+      });
     },
   );
 

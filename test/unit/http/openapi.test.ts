@@ -27,6 +27,7 @@ const BODILESS = new Set([
   'POST /internal/accounts/{id}/reinstate',
   'POST /v1/webhooks/{id}/enable',
   'POST /v1/webhooks/{id}/test',
+  'POST /v1/webhooks/{id}/rotate-secret',
 ]);
 
 /** `METHOD /path/{param}` for every route the app's routers register (HEAD comes with GET). */
