@@ -1,8 +1,7 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type {
   Database,
-  EmailAttachmentsTable,
   EmailEventsTable,
   EmailRecipientsTable,
   EmailsTable,
@@ -14,22 +13,6 @@ import { likeContains, likeEscape } from '../../shared/text';
 export type EmailRow = Selectable<EmailsTable>;
 export type RecipientRow = Selectable<EmailRecipientsTable>;
 export type EventRow = Selectable<EmailEventsTable>;
-
-export async function insertEmail(
-  trx: Kysely<Database>,
-  email: Insertable<EmailsTable>,
-  recipients: readonly Insertable<EmailRecipientsTable>[],
-  attachments: readonly Insertable<EmailAttachmentsTable>[],
-): Promise<void> {
-  await trx.insertInto('emails').values(email).execute();
-  if (recipients.length > 0)
-    await trx
-      .insertInto('email_recipients')
-      .values([...recipients])
-      .execute();
-  // One row at a time: a multi-row insert of megabyte blobs gains nothing and builds one huge statement.
-  for (const a of attachments) await trx.insertInto('email_attachments').values(a).execute();
-}
 
 /** The message if it belongs to the account (the API's reads); the worker's findEmail is in delivery.repository. */
 export async function findAccountEmail(
