@@ -12,6 +12,8 @@
  * Classification is src/mta/delivery-outcome.ts.
  */ import constants from 'haraka-constants';
 import { disableNagleOnOutbound } from '../../src/mta/outbound-no-delay';
+import type { HmailClass } from '../../src/mta/outbound-tls-session';
+import { outboundTlsOf, trackOutboundTls } from '../../src/mta/outbound-tls-session';
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import { iniInteger, iniValue } from '../ini';
 import type { HarakaAddress, HarakaHmail, HarakaNext, HarakaPlugin, HarakaRecipient } from '../types';
@@ -32,6 +34,10 @@ export function register(this: HarakaPlugin): void {
   )
     this.logwarn(
       'outbound client_pool.get_client not found: relays keep Nagle delays (see src/mta/outbound-no-delay.ts)',
+    );
+  if (!trackOutboundTls(this.haraka_require('outbound/hmail') as HmailClass))
+    this.logwarn(
+      'outbound HMailItem.try_deliver_host_on_socket not found: attempts record no TLS (see src/mta/outbound-tls-session.ts)',
     );
   const ini = this.config.get('mailroom.ini');
   const host = iniValue(ini, 'outbound', 'relay_host');
@@ -86,6 +92,7 @@ export function recordDelivered(
       host: host || ip || null,
       numFailures: hmail.num_failures,
       at: new Date().toISOString(),
+      tls: outboundTlsOf(hmail),
     }),
     // Haraka removes the queue file whatever we answer: the message is delivered.
     () => next(),
@@ -112,6 +119,7 @@ export function recordDeferred(
       error: text(params.err),
       numFailures: hmail.num_failures,
       at: new Date().toISOString(),
+      tls: outboundTlsOf(hmail),
     }),
     // CONT: retry at the next interval, recorded or not (the next attempt records again).
     () => next(),
@@ -147,6 +155,7 @@ export function recordBounce(
       unsigned: hmail.todo?.notes[UNSIGNED_NOTE] === true,
       refusedMx: refusedMxOf(hmail),
       at: new Date().toISOString(),
+      tls: outboundTlsOf(hmail),
     }),
     // OK: recorded, no DSN from Haraka. Not recorded: CONT lets Haraka send its
     // RFC 3464 DSN to the VERP address, which comes back to our own bounce

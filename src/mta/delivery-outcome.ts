@@ -39,6 +39,11 @@ interface EventBase {
   readonly numFailures: number;
   /** When the hook ran (RFC 3339). */
   readonly at: string;
+  /**
+   * How the message's SMTP session was protected (src/mta/outbound-tls-session.ts):
+   * `<version> <cipher>`, `plaintext`, or null when no session was opened.
+   */
+  readonly tls?: string | null | undefined;
 }
 
 export type DeliveryEvent =
@@ -94,7 +99,8 @@ function undelivered(
   outcome: MtaOutcomeKind,
   r: RecipientReport,
   error: string,
-): Pick<MtaOutcomePayload, 'outcome' | 'smtpCode' | 'enhancedStatus' | 'response' | 'host'> {
+  tls: string | null,
+): Pick<MtaOutcomePayload, 'outcome' | 'smtpCode' | 'enhancedStatus' | 'response' | 'host' | 'tls'> {
   const smtpCode = replyCode(r.smtpCode);
   if (smtpCode !== null) {
     return {
@@ -103,13 +109,23 @@ function undelivered(
       enhancedStatus: status(r.smtpExtc),
       response: nonEmpty(r.smtpResponse, error),
       host: r.remoteMta ?? null,
+      tls,
     };
   }
   // Haraka marks a temporary local failure with its own class-5 status (e.g.
   // "Tried all MXs" gets 5.1.2): only a 4.x.x status is meaningful for a deferral.
   const own = status(r.dsnStatus);
   const enhancedStatus = outcome === 'deferred' && own !== null && !own.startsWith('4.') ? null : own;
-  return { outcome, smtpCode: null, enhancedStatus, response: nonEmpty(error, r.dsnMsg), host: null };
+  // No reply from a remote: whatever session was last opened is not what failed (a refused
+  // connection, a broken handshake), so the attempt names no TLS.
+  return {
+    outcome,
+    smtpCode: null,
+    enhancedStatus,
+    response: nonEmpty(error, r.dsnMsg),
+    host: null,
+    tls: null,
+  };
 }
 
 /** Lower-cased envelope recipient, as the email_recipients table keys it. */
@@ -148,12 +164,13 @@ export function deliveryOutcomes(event: DeliveryEvent): MtaOutcomePayload[] {
         response: event.response.trim(),
         attempt: event.numFailures + 1,
         host: event.host,
+        tls: event.tls ?? null,
       }));
     case 'deferred':
       return event.recipients.map((r) => ({
         ...base,
         recipient: recipient(r.address),
-        ...undelivered('deferred', r, event.error),
+        ...undelivered('deferred', r, event.error, event.tls ?? null),
         attempt: Math.max(1, event.numFailures),
       }));
     case 'bounce': {
@@ -187,7 +204,12 @@ export function deliveryOutcomes(event: DeliveryEvent): MtaOutcomePayload[] {
         }
         const code = replyCode(r.smtpCode);
         const outcome: MtaOutcomeKind = !exhausted && code !== null && code >= 500 ? 'bounced' : 'failed';
-        return { ...base, recipient: recipient(r.address), ...undelivered(outcome, r, event.error), attempt };
+        return {
+          ...base,
+          recipient: recipient(r.address),
+          ...undelivered(outcome, r, event.error, event.tls ?? null),
+          attempt,
+        };
       });
     }
   }

@@ -1,0 +1,58 @@
+/**
+ * Which TLS, if any, protected each outbound delivery attempt (issue 22 item 3).
+ * Haraka 3.3.4's `delivered` hook only says `secured` (yes/no), and its deferred and bounce
+ * hooks not even that; the version and cipher exist only on the socket inside
+ * outbound/hmail.js. Every attempt on a connection goes through HMailItem's
+ * `try_deliver_host_on_socket(mx, host, port, socket)` with the queued message as `this`,
+ * so wrapping that method ties the socket to the message: the session starts `plaintext`
+ * and becomes `<version> <cipher>` when the STARTTLS upgrade completes (tls_socket.js
+ * emits `secure` once `socket.cleartext`, the TLSSocket, is connected). A deferral makes
+ * Haraka build a new HMailItem from the queue file at the next retry, so an entry never
+ * outlives its attempt. When a Haraka upgrade renames the method this returns false and
+ * the caller logs it: mail still flows, the attempts record no TLS (null).
+ */
+
+/** The TLSSocket's view of the session (node:tls). */
+interface Cleartext {
+  getProtocol(): string | null;
+  getCipher(): { readonly name?: string } | undefined;
+}
+export interface OutboundSocket {
+  once(event: 'secure', listener: () => void): unknown;
+  readonly cleartext?: Cleartext;
+}
+type TryOnSocket = (this: object, mx: unknown, host: string, port: number, socket: OutboundSocket) => unknown;
+export interface HmailClass {
+  readonly prototype: { try_deliver_host_on_socket?: TryOnSocket; __mailroomTls?: boolean };
+}
+
+/** An attempt whose SMTP session never ran STARTTLS (the remote did not offer it). */
+export const PLAINTEXT = 'plaintext';
+
+const sessions = new WeakMap<object, string>();
+
+/** `TLSv1.3 TLS_AES_256_GCM_SHA384`; the version alone if the cipher is unknown. */
+export function describeTls(cleartext: Cleartext | undefined): string {
+  const version = cleartext?.getProtocol() ?? 'TLS';
+  const cipher = cleartext?.getCipher()?.name;
+  return cipher === undefined ? version : `${version} ${cipher}`;
+}
+
+export function trackOutboundTls(hmailClass: HmailClass): boolean {
+  const proto = hmailClass.prototype;
+  const original = proto.try_deliver_host_on_socket;
+  if (typeof original !== 'function') return false;
+  if (proto.__mailroomTls === true) return true;
+  proto.try_deliver_host_on_socket = function (this: object, mx, host, port, socket) {
+    sessions.set(this, PLAINTEXT);
+    socket.once('secure', () => sessions.set(this, describeTls(socket.cleartext)));
+    return original.call(this, mx, host, port, socket);
+  };
+  proto.__mailroomTls = true;
+  return true;
+}
+
+/** The protection of the message's latest SMTP session; null when none was opened. */
+export function outboundTlsOf(hmail: object): string | null {
+  return sessions.get(hmail) ?? null;
+}
