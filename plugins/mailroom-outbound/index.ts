@@ -20,6 +20,7 @@ import type { HarakaAddress, HarakaHmail, HarakaNext, HarakaPlugin, HarakaRecipi
 import { onHook, report, text } from './record-outcome';
 import type { Relay } from './route';
 import { routeMessage } from './route';
+import { setUpSts, stsDeferral } from './sts';
 
 const state = {
   relay: undefined as Relay | undefined,
@@ -56,10 +57,12 @@ export function register(this: HarakaPlugin): void {
   const intervals = cfg?.temp_fail_intervals;
   if (!Array.isArray(intervals)) throw new Error("Haraka's outbound config has no temp_fail_intervals");
   state.retryBudget = intervals.length;
+  const sts = setUpSts(this);
   this.loginfo(state.relay ? 'outbound via SMTP_RELAY' : "outbound to each domain's MX", {
     event: 'mta_outbound_route',
     relay: state.relay ? `${state.relay.exchange}:${state.relay.port}` : null,
     retries: state.retryBudget,
+    mtaSts: sts && state.relay === undefined,
   });
   this.register_hook('get_mx', 'route');
   this.register_hook('delivered', 'recordDelivered');
@@ -116,7 +119,7 @@ export function recordDeferred(
       hook: 'deferred',
       emailId,
       recipients: (params.fail_recips ?? hmail.todo?.rcpt_to ?? []).map(report),
-      error: text(params.err),
+      error: stsDeferral(hmail, text(params.err)),
       numFailures: hmail.num_failures,
       at: new Date().toISOString(),
       tls: outboundTlsOf(hmail),

@@ -12,6 +12,7 @@ import { routeToMx } from '../../src/mta/mx-guard';
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import type { HarakaHmail, HarakaNext, HarakaPlugin } from '../types';
 import { text } from './record-outcome';
+import { applySts } from './sts';
 
 /** The relay as get_mx_respond() takes it. */
 export interface Relay {
@@ -58,7 +59,17 @@ export function routeMessage(
         if (hmail.todo) hmail.todo.notes[REFUSED_MX_NOTE] = decision.response;
         next(constants.deny, decision.response);
       } else {
-        next(constants.ok, decision.targets);
+        applySts(plugin, hmail, domain, decision.targets).then(
+          (sts) => ('defer' in sts ? next(constants.denysoft, sts.defer) : next(constants.ok, sts.targets)),
+          (err: unknown) => {
+            hmail.logwarn(plugin, 'MTA-STS check failed', {
+              event: 'mta_sts_failed',
+              domain,
+              error: text(err),
+            });
+            next(constants.ok, decision.targets);
+          },
+        );
       }
     },
     (err: unknown) => {

@@ -22,14 +22,21 @@ export interface OutboundSocket {
   readonly cleartext?: Cleartext;
 }
 type TryOnSocket = (this: object, mx: unknown, host: string, port: number, socket: OutboundSocket) => unknown;
+type ForceTls = (this: object, mx: unknown) => boolean;
 export interface HmailClass {
-  readonly prototype: { try_deliver_host_on_socket?: TryOnSocket; __mailroomTls?: boolean };
+  readonly prototype: {
+    try_deliver_host_on_socket?: TryOnSocket;
+    get_force_tls?: ForceTls;
+    __mailroomTls?: boolean;
+  };
 }
 
 /** An attempt whose SMTP session never ran STARTTLS (the remote did not offer it). */
 export const PLAINTEXT = 'plaintext';
 
 const sessions = new WeakMap<object, string>();
+/** Messages whose MX must present a valid certificate (MTA-STS enforce, RFC 8461 §5). */
+const verified = new WeakSet<object>();
 
 /** `TLSv1.3 TLS_AES_256_GCM_SHA384`; the version alone if the cipher is unknown. */
 export function describeTls(cleartext: Cleartext | undefined): string {
@@ -41,8 +48,14 @@ export function describeTls(cleartext: Cleartext | undefined): string {
 export function trackOutboundTls(hmailClass: HmailClass): boolean {
   const proto = hmailClass.prototype;
   const original = proto.try_deliver_host_on_socket;
-  if (typeof original !== 'function') return false;
+  const forceTls = proto.get_force_tls;
+  if (typeof original !== 'function' || typeof forceTls !== 'function') return false;
   if (proto.__mailroomTls === true) return true;
+  // Haraka's force_tls is the mode MTA-STS needs: STARTTLS required (else temp_fail), the
+  // certificate verified (rejectUnauthorized) against the MX name (servername = from_dns).
+  proto.get_force_tls = function (this: object, mx) {
+    return verified.has(this) || forceTls.call(this, mx);
+  };
   proto.try_deliver_host_on_socket = function (this: object, mx, host, port, socket) {
     sessions.set(this, PLAINTEXT);
     socket.once('secure', () => sessions.set(this, describeTls(socket.cleartext)));
@@ -50,6 +63,15 @@ export function trackOutboundTls(hmailClass: HmailClass): boolean {
   };
   proto.__mailroomTls = true;
   return true;
+}
+
+/** This attempt of the message delivers only over TLS with a verified certificate. */
+export function requireVerifiedTls(hmail: object): void {
+  verified.add(hmail);
+}
+
+export function requiresVerifiedTls(hmail: object): boolean {
+  return verified.has(hmail);
 }
 
 /** The protection of the message's latest SMTP session; null when none was opened. */
