@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { resendSurface } from '../compat/resend-routes';
 import { accountRoutes } from '../modules/accounts/accounts.routes';
 import { operatorRoutes } from '../modules/accounts/operator.routes';
 import { apiKeyRoutes } from '../modules/api-keys/api-keys.routes';
@@ -69,6 +70,9 @@ export function createApp(deps: ApiDeps): ApiApp {
     ctx.set('Cache-Control', 'no-store');
     await next();
   });
+  // The Resend-compatible surface renders its own errors (issue 20), rate limiting's 429 included.
+  const resend = resendSurface(deps);
+  app.use(resend.boundary);
   app.use(rateLimitByIp(httpLimiter, 'http'));
 
   const openApi = openApiRoutes(deps);
@@ -89,6 +93,7 @@ export function createApp(deps: ApiDeps): ApiApp {
     publicBrandingRoutes(deps),
     operatorRoutes(deps),
     internalBounceRoutes(deps),
+    ...resend.groups,
   ];
   const operations = groups.flatMap((group) => group.operations);
   openApi.publish(operations);

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { resendNamesOf } from '../compat/resend-errors';
+import { RESEND_SCHEMAS } from '../compat/resend-schemas';
 import { errorStatus } from '../shared/app-error';
 import type { ApiDeps } from './context';
 import type { JsonSchema } from './openapi-schemas';
@@ -58,9 +60,15 @@ function errorResponses(op: Operation): Record<string, unknown> {
   }
   const out: Record<string, unknown> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const schema = {
-      allOf: [ref('Error'), { properties: { error: { properties: { code: { enum: codes } } } } }],
-    };
+    const schema =
+      op.errorShape === 'resend'
+        ? {
+            allOf: [
+              ref('ResendError'),
+              { properties: { name: { enum: [...new Set(codes.flatMap(resendNamesOf))] } } },
+            ],
+          }
+        : { allOf: [ref('Error'), { properties: { error: { properties: { code: { enum: codes } } } } }] };
     out[String(status)] = {
       description: codes.join(', '),
       content: { 'application/json': { schema } },
@@ -183,7 +191,7 @@ export function buildOpenApiDocument(options: {
     tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: RESPONSE_SCHEMAS,
+      schemas: { ...RESPONSE_SCHEMAS, ...RESEND_SCHEMAS },
       securitySchemes: {
         apiKey: {
           type: 'http',

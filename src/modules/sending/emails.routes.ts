@@ -1,81 +1,26 @@
-import type Koa from 'koa';
-import { resolveAuth } from '../../http/authenticate';
-import { declaresLargeBody, readJson, readRawBody, validate, validationFailure } from '../../http/body';
+import { validate, validationFailure } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requireAuth } from '../../http/context';
 import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
-import { isAppError } from '../../shared/app-error';
 import { pageBody } from '../../shared/cursor';
-import { sha256Hex } from '../../shared/secrets';
 import { canonicalAddress } from '../emails/address';
 import { getEmailView, listEmailViews } from '../emails/emails.usecases';
 import { cancelEmail } from './cancel-email';
-import { emailTooLarge } from '../emails/emails.errors';
 import { listEmailsQuery, oversizedCollections, sendEmailBody } from './emails.schemas';
-import { checkIdempotencyKey } from './idempotency';
-import type { QuotaUsage } from '../quota/quota';
-import { signalWork } from '../../shared/work-signal';
-import { sendEmail } from './send-email';
-
-/**
- * Bodies up to this size keep the spec's order (validate, then authenticate); larger ones
- * are authenticated before a byte is read. A send without attachments is far smaller.
- */
-const AUTH_FIRST_BYTES = 64 * 1024;
-
-function setQuotaHeaders(ctx: Koa.Context, usage: QuotaUsage): void {
-  ctx.set('X-RateLimit-Limit', String(usage.hour.limit));
-  ctx.set('X-RateLimit-Remaining', String(Math.max(0, usage.hour.limit - usage.hour.used)));
-  ctx.set('X-RateLimit-Limit-Day', String(usage.day.limit));
-  ctx.set('X-RateLimit-Remaining-Day', String(Math.max(0, usage.day.limit - usage.day.used)));
-}
+import { acceptSendRequest, sendBodyLimit } from './send-request';
 
 /** `/v1/emails`: send, list, retrieve, cancel. */
 export function emailRoutes(deps: ApiDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/v1/emails', 'Emails');
-  // JSON carries attachments as base64 (4/3 of their size) plus the bodies and some structure.
-  const bodyLimit = Math.ceil((deps.config.emailMaxSizeBytes * 4) / 3) + 256 * 1024;
+  const bodyLimit = sendBodyLimit(deps.config);
 
-  // The spec's pipeline validates the body before authenticating, so this route authenticates
-  // itself. A body over AUTH_FIRST_BYTES (or of undeclared length) is authenticated first: an
-  // anonymous caller must not make the service read and validate megabytes (issue 17 finding 5).
   const send: Handler = async (ctx) => {
-    let auth = declaresLargeBody(ctx, AUTH_FIRST_BYTES) ? await resolveAuth(deps, ctx) : undefined;
-    let raw: Buffer;
-    try {
-      raw = await readRawBody(ctx, bodyLimit);
-    } catch (err) {
-      if (isAppError(err) && err.code === 'PAYLOAD_TOO_LARGE') {
-        throw emailTooLarge(`The request exceeds ${bodyLimit} bytes`, {
-          limit: deps.config.emailMaxSizeBytes,
-        });
-      }
-      throw err;
-    }
-    const json = await readJson(ctx, bodyLimit, raw);
-    const oversized = oversizedCollections(json);
-    if (oversized.length > 0) throw validationFailure(oversized);
-    const input = validate(sendEmailBody, json);
-    auth ??= await resolveAuth(deps, ctx);
-    const idempotencyKey = checkIdempotencyKey(ctx.get('idempotency-key') || undefined);
-    const result = await sendEmail({
-      db: deps.db,
-      committer: deps.sendCommitter,
-      config: deps.config,
-      log: deps.log,
-      user: auth.user,
-      apiKeyId: auth.keyId,
-      input,
-      // The body is hashed only when a key asks for replay protection.
-      idempotency:
-        idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: sha256Hex(raw) },
+    const result = await acceptSendRequest(deps, ctx, bodyLimit, (json) => {
+      const oversized = oversizedCollections(json);
+      if (oversized.length > 0) throw validationFailure(oversized);
+      return validate(sendEmailBody, json);
     });
-    if (result.usage) setQuotaHeaders(ctx, result.usage);
-    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
-    if (result.queued)
-      ctx.state.accessLog = { event: 'email_queued', msg: 'email queued', fields: result.queued };
-    if (result.queued?.scheduledAt === null) signalWork();
     ctx.status = result.status;
     ctx.body = result.body;
   };

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { requireSession } from '../http/authenticate';
+import { readBody } from '../http/body';
+import type { ApiDeps } from '../http/context';
+import { requestActor, requireAuth } from '../http/context';
+import { RouteGroup } from '../http/route';
+import { listKeys } from '../modules/api-keys/api-keys.repository';
+import { createBody as v1CreateBody } from '../modules/api-keys/api-keys.routes';
+import { createApiKey, revokeApiKey } from '../modules/api-keys/api-keys.usecases';
+import { resendPage, resendPageQuery } from './resend-page';
+import { RESEND_TAG } from './resend-paths';
+
+/** Resend's CreateApiKeyOptions; the name is checked as /v1 checks it. */
+const createBody = z.strictObject({
+  name: v1CreateBody.shape.name,
+  permission: z.literal('full_access').optional(),
+});
+
+/** `/api-keys` as Resend's SDKs call it. Key management keeps /v1's rule: a session creates and revokes. */
+export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/api-keys', RESEND_TAG);
+  const { db } = deps;
+
+  routes.define(
+    {
+      method: 'post',
+      path: '/',
+      auth: 'session',
+      errorShape: 'resend',
+      operationId: 'resendCreateApiKey',
+      summary: 'Resend: create an API key; the token is shown once',
+      body: createBody,
+      ok: { status: 200, schema: 'ResendCreatedApiKey', description: 'Created' },
+    },
+    async (ctx) => {
+      const userId = requireSession(ctx);
+      const body = await readBody(ctx, createBody);
+      const created = await createApiKey({
+        db,
+        userId,
+        actor: requestActor(ctx),
+        input: { name: body.name, mode: 'live' },
+      });
+      ctx.body = { id: created.id, token: created.token };
+    },
+  );
+
+  routes.define(
+    {
+      method: 'get',
+      path: '/',
+      auth: 'either',
+      errorShape: 'resend',
+      operationId: 'resendListApiKeys',
+      summary: 'Resend: list the live API keys',
+      query: resendPageQuery('key'),
+      ok: { status: 200, schema: 'ResendApiKeyList', description: 'API keys' },
+    },
+    async (ctx, q) => {
+      const { userId } = requireAuth(ctx);
+      const keys = (await listKeys(db, userId))
+        .filter((k) => k.revoked_at === null)
+        .map((k) => ({ id: k.id, name: k.name, created_at: k.created_at, last_used_at: k.last_used_at }));
+      ctx.body = resendPage(keys, q);
+    },
+  );
+
+  routes.define(
+    {
+      method: 'delete',
+      path: '/:id',
+      ids: { id: 'key' },
+      auth: 'session',
+      errorShape: 'resend',
+      operationId: 'resendRemoveApiKey',
+      summary: 'Resend: revoke an API key',
+      ok: { status: 200, schema: 'ResendDeleted', description: 'Revoked' },
+      errors: ['API_KEY_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const userId = requireSession(ctx);
+      const revoked = await revokeApiKey({
+        db,
+        userId,
+        actor: requestActor(ctx),
+        keyId: ctx.params.id ?? '',
+      });
+      ctx.body = { object: 'api_key', id: revoked.id, deleted: true };
+    },
+  );
+
+  return routes;
+}
