@@ -74,7 +74,13 @@ function fallbackName(status: number): string {
 }
 
 /** The Resend name of an AppError: its code through the table, refined where Resend splits one code. */
-export function resendErrorName(err: Pick<AppError, 'code' | 'status' | 'details'>): string {
+export function resendErrorName(
+  err: Pick<AppError, 'code' | 'status' | 'details'>,
+  hasCredentials = false,
+): string {
+  // One Mailroom code for "no credentials" and "a token of no known kind" (a key in Resend's own
+  // format, `re_…`, as a user switching first tries): Resend names the second invalid_api_key.
+  if (err.code === 'UNAUTHORIZED' && hasCredentials) return 'invalid_api_key';
   // Resend tells the daily quota from the short-term limit; Mailroom's one code carries the window.
   if (err.code === 'SENDING_LIMIT_EXCEEDED' && err.details?.window === 'day') return 'daily_quota_exceeded';
   if (err.code === 'VALIDATION_ERROR') {
@@ -122,7 +128,7 @@ export function resendErrorBoundary(options: {
 }): Koa.Middleware {
   const fail = (ctx: Koa.Context, err: unknown): void => {
     if (isAppError(err)) {
-      render(ctx, err.status, resendErrorName(err), err.message);
+      render(ctx, err.status, resendErrorName(err, ctx.get('authorization') !== ''), err.message);
       if (err.headers) ctx.set(err.headers);
       return;
     }
