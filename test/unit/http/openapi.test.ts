@@ -25,6 +25,9 @@ const BODILESS = new Set([
   'POST /v1/domains/{domainId}/verify',
   'POST /v1/emails/{id}/cancel',
   'POST /internal/accounts/{id}/reinstate',
+  // The Resend-compatible surface (issue 20): the SDK posts these without a body.
+  'POST /emails/{id}/cancel',
+  'POST /domains/{id}/verify',
 ]);
 
 /** `METHOD /path/{param}` for every route the app's routers register (HEAD comes with GET). */
