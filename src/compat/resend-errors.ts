@@ -52,6 +52,7 @@ export const RESEND_ERROR_NAMES: Readonly<Record<string, string>> = {
   SUPPRESSION_ALREADY_EXISTS: 'validation_error',
   WEBHOOK_LIMIT_REACHED: 'validation_error',
   EMAIL_NOT_CANCELLABLE: 'validation_error',
+  EMAIL_NOT_SCHEDULED: 'validation_error',
   EMAIL_TOO_LARGE: 'validation_error',
   PAYLOAD_TOO_LARGE: 'validation_error',
   IDEMPOTENCY_KEY_REUSED: 'invalid_idempotent_request',
@@ -99,8 +100,24 @@ export function resendNamesOf(code: string): string[] {
   return [name];
 }
 
+/** /v1 field names a use case's message may quote, as a Resend caller wrote them. */
+const RESEND_FIELDS: Readonly<Record<string, string>> = {
+  replyTo: 'reply_to',
+  scheduledAt: 'scheduled_at',
+  contentType: 'content_type',
+  contentId: 'content_id',
+};
+
+/** `replyTo[0] is not a valid address` → `reply_to[0] is not …`: the names the caller used. */
+export function resendMessage(message: string): string {
+  return message.replace(
+    /\b(?:replyTo|scheduledAt|contentType|contentId)\b/g,
+    (name) => RESEND_FIELDS[name] ?? name,
+  );
+}
+
 function render(ctx: Koa.Context, status: number, name: string, message: string): void {
-  const body: ResendErrorBody = { statusCode: status, name, message };
+  const body: ResendErrorBody = { statusCode: status, name, message: resendMessage(message) };
   ctx.status = status;
   ctx.body = body;
 }

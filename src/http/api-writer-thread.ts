@@ -1,7 +1,7 @@
 import type { WriterContext } from '../db/writer-thread';
 import { serveWriterUnits } from '../db/writer-thread';
 import type { ApiSend, Committed } from '../modules/sending/api-send';
-import { commitApiSend } from '../modules/sending/api-send';
+import { commitApiBatch, commitApiSend } from '../modules/sending/api-send';
 
 /**
  * The api's writer thread (src/db/writer-thread.ts), started by api-writer.ts:
@@ -11,10 +11,14 @@ import { commitApiSend } from '../modules/sending/api-send';
 // A type, not an interface: a type literal is assignable to UnitMap's index signature.
 export type ApiWriterUnits = {
   readonly 'email.commit': { readonly request: ApiSend; readonly result: Committed };
+  readonly 'email.commit-batch': { readonly request: readonly ApiSend[]; readonly result: Committed[] };
 };
 
 serveWriterUnits<ApiWriterUnits>(
-  { 'email.commit': (ctx: WriterContext, send: ApiSend) => commitApiSend(ctx, send) },
+  {
+    'email.commit': (ctx: WriterContext, send: ApiSend) => commitApiSend(ctx, send),
+    'email.commit-batch': (ctx: WriterContext, sends: readonly ApiSend[]) => commitApiBatch(ctx, sends),
+  },
   // A send's unit writes only inside the transaction, so it may run twice.
   { savepointsOnFailure: true },
 );

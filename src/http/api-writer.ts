@@ -41,6 +41,7 @@ export function startApiWriter(
       return thread.running;
     },
     commit: (send) => thread.call('email.commit', send),
+    commitBatch: (sends) => thread.call('email.commit-batch', sends),
     close: () => thread.close(),
   };
 }

@@ -169,6 +169,7 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ),
   // emails: send-email.ts (202 body), email-view.ts
   SendAccepted: obj({ id: str, status: { const: 'queued' }, createdAt: time }),
+  BatchAccepted: list('SendAccepted'),
   Recipient: obj({
     email: str,
     type: { type: 'string', enum: ['to', 'cc', 'bcc'] },

@@ -37,7 +37,7 @@ export function mountGroup(group: RouteGroup): Koa.Middleware<AppState> {
 /**
  * After every group: a path that fits a route under another method. 405 only when the
  * path is the route's literal path (`PUT /v1/auth/login`); a path that merely fits a
- * parameterised template (`POST /v1/emails/batch` against `GET /v1/emails/:id`) names
+ * parameterised template (`POST /v1/emails/metrics` against `GET /v1/emails/:id`) names
  * no resource and is 404 NOT_FOUND (issue 18 item 6). OPTIONS lists the methods.
  */
 export const unmatchedMethod: Koa.Middleware<AppState> = async (ctx, next) => {

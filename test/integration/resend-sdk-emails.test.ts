@@ -149,6 +149,42 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     assert.equal(auth.dkim.results[0]?.status.result, 'pass', JSON.stringify(auth.dkim.results[0]?.status));
   });
 
+  it('batch.send queues every email or none; errors name the email by position', async () => {
+    const { data, error } = await resend.batch.send([
+      { from: `orders@${DOMAIN}`, to: 'one@dest.test', subject: 'Batch 1', text: 'one' },
+      {
+        from: `orders@${DOMAIN}`,
+        to: ['two@dest.test'],
+        subject: 'Batch 2',
+        html: '<p>two</p>',
+        tags: [{ name: 'kind', value: 'batch' }],
+      },
+    ]);
+    assert.equal(error, null, JSON.stringify(error));
+    assert.equal(data.data.length, 2);
+    const [first, second] = data.data;
+    assert.match(first?.id ?? '', /^email_/);
+    const got = await resend.emails.get(second?.id ?? '');
+    assert.equal(got.data?.subject, 'Batch 2');
+    assert.deepEqual(got.data?.tags, [{ name: 'kind', value: 'batch' }]);
+
+    const before = (await resend.emails.list({ limit: 100 })).data?.data.length;
+    const refused = await resend.batch.send([
+      { from: `orders@${DOMAIN}`, to: 'three@dest.test', subject: 'Batch 3', text: 'three' },
+      { from: `orders@${DOMAIN}`, to: 'four@dest.test', subject: 'Batch 4', text: 'x', replyTo: 'nope' },
+    ]);
+    assert.equal(refused.error?.statusCode, 422);
+    assert.equal(refused.error?.name, 'validation_error');
+    assert.match(refused.error?.message ?? '', /^\[1\] reply_to/);
+    assert.equal((await resend.emails.list({ limit: 100 })).data?.data.length, before, 'nothing queued');
+
+    const permissive = await resend.batch.send(
+      [{ from: `orders@${DOMAIN}`, to: 'five@dest.test', subject: 'x', text: 'x' }],
+      { batchValidation: 'permissive' },
+    );
+    assert.equal(permissive.error?.statusCode, 501);
+  });
+
   it('emails.list pages newest first with `after`', async () => {
     const ids: string[] = [];
     for (const n of [1, 2, 3]) {
@@ -186,6 +222,13 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     const got = await resend.emails.get(data.id);
     assert.equal(got.data?.last_event, 'scheduled');
     assert.equal(Date.parse(got.data?.scheduled_at ?? ''), Date.parse(at));
+    const later = new Date(Date.now() + 7200_000).toISOString();
+    const moved = await resend.emails.update({ id: data.id, scheduledAt: later });
+    assert.deepEqual(moved.data, { object: 'email', id: data.id });
+    assert.equal(Date.parse((await resend.emails.get(data.id)).data?.scheduled_at ?? ''), Date.parse(later));
+    const badTime = await resend.emails.update({ id: data.id, scheduledAt: 'in 1 min' });
+    assert.equal(badTime.error?.name, 'validation_error');
+    assert.match(badTime.error?.message ?? '', /^scheduled_at/);
     const cancelled = await resend.emails.cancel(data.id);
     assert.deepEqual(cancelled.data, { object: 'email', id: data.id });
     assert.equal((await resend.emails.get(data.id)).data?.last_event, 'canceled');

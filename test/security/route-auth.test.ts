@@ -154,7 +154,9 @@ const BODIES: Readonly<Record<string, unknown>> = {
   'PATCH /internal/accounts/{id}/limits': { emailsPerHour: 1_000_000, emailsPerDay: 1_000_000 },
   // Valid, so the send route (which validates before it authenticates) reaches its auth step.
   'POST /v1/emails': { from: 'a@a.example', to: 'b@b.example', subject: 's', text: 't' },
+  'POST /v1/emails/batch': [{ from: 'a@a.example', to: 'b@b.example', subject: 's', text: 't' }],
   'POST /emails': { from: 'a@a.example', to: 'b@b.example', subject: 's', text: 't' },
+  'POST /emails/batch': [{ from: 'a@a.example', to: 'b@b.example', subject: 's', text: 't' }],
 };
 
 /** Where a route has a non-`none` security in the app's own /openapi.json. */

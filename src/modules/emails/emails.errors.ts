@@ -44,3 +44,8 @@ export const emailNotCancellable = defineError(
   409,
   'Only a queued message that has not been handed to the MTA can be cancelled',
 );
+export const emailNotScheduled = defineError(
+  'EMAIL_NOT_SCHEDULED',
+  409,
+  'Only a message still waiting for its scheduled time can be rescheduled',
+);

@@ -122,3 +122,22 @@ export async function markCancelled(
     .execute();
   return true;
 }
+
+/** Moves a still-scheduled message to `scheduledAt`; false when it is no longer waiting. */
+export async function markRescheduled(
+  trx: Kysely<Database>,
+  userId: string,
+  id: string,
+  scheduledAt: string,
+  at: string,
+): Promise<boolean> {
+  const res = await trx
+    .updateTable('emails')
+    .set({ scheduled_at: scheduledAt, updated_at: at })
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .where('scheduled_at', 'is not', null)
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}

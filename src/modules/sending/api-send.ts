@@ -1,6 +1,7 @@
 import type { DomainRow } from '../domains/domains.repository';
-import type { CommitDeps, MessageToCommit, ScreenedRecipient } from './commit-message';
-import { commitMessage } from './commit-message';
+import type { CommitDeps, MessageToCommit } from './commit-message';
+import type { ScreenedRecipient } from './recipient-screening';
+import { commitMessage, commitMessages } from './commit-message';
 import type { QuotaUsage } from '../quota/quota';
 
 /**
@@ -30,6 +31,8 @@ export interface Committed {
 /** Runs an API send's commit step: the api's writer thread (src/http/api-writer.ts). */
 export interface SendCommitter {
   commit(send: ApiSend): Promise<Committed>;
+  /** Several sends in one transaction, all or nothing (POST /v1/emails/batch). */
+  commitBatch(sends: readonly ApiSend[]): Promise<Committed[]>;
 }
 
 /** The API's Message-ID: the message's own id at the sending domain. */
@@ -58,4 +61,10 @@ export function apiSendToCommit(send: ApiSend): MessageToCommit {
 export async function commitApiSend(deps: CommitDeps, send: ApiSend): Promise<Committed> {
   const { usage, domain } = await commitMessage(deps, apiSendToCommit(send));
   return { usage, domainId: domain.id };
+}
+
+/** The commit step of a batch: the api writer thread's `email.commit-batch` unit. */
+export async function commitApiBatch(deps: CommitDeps, sends: readonly ApiSend[]): Promise<Committed[]> {
+  const done = await commitMessages(deps, sends.map(apiSendToCommit));
+  return done.map(({ usage, domain }) => ({ usage, domainId: domain.id }));
 }

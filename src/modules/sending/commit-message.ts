@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
-import type { Database, RecipientType } from '../../db/schema';
-import { isAppError } from '../../shared/app-error';
+import type { Database } from '../../db/schema';
+import { AppError, isAppError } from '../../shared/app-error';
 import { newId } from '../../shared/ids';
 import { insertNewJob } from '../../jobs/enqueue';
 import {
@@ -13,18 +13,12 @@ import type { UserRow } from '../accounts/accounts.repository';
 import type { DomainRow } from '../domains/domains.repository';
 import { findSuppressed } from '../suppressions/suppressions.repository';
 import type { Mailbox } from '../emails/address';
-import { canonicalAddress, parseMailbox } from '../emails/address';
-import {
-  emailQueueFailedBy,
-  emailTooLarge,
-  invalidRecipient,
-  suppressedRecipient,
-  tooManyRecipients,
-} from '../emails/emails.errors';
+import { emailQueueFailedBy, emailTooLarge, suppressedRecipient } from '../emails/emails.errors';
 import type { StoredResponse } from './idempotency';
 import { storeIdempotent } from './idempotency';
 import type { QuotaUsage } from '../quota/quota';
 import { consumeQuota } from '../quota/quota';
+import type { QuotaLimits } from '../quota/quota-limits';
 import { effectiveLimits } from '../quota/quota-limits';
 import type { QueuedEmailRow } from './queued-message.repository';
 import { insertQueuedEmail, insertQueuedEvent, insertSubmittedRaw } from './queued-message.repository';
@@ -45,65 +39,7 @@ export interface TransactionRunner {
   run<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
 }
 
-/** A recipient as given: `field` (`to[0]`) names it in refusals when the caller has one. */
-export interface GivenRecipient {
-  readonly value: string;
-  readonly type: RecipientType;
-  readonly field?: string;
-}
-
-export interface ScreenedRecipient {
-  readonly address: string;
-  readonly name: string | null;
-  readonly type: RecipientType;
-}
-
-/**
- * Refuses an empty list, more than `max`, and an unusable address; keeps the
- * first occurrence of an address (compared canonically). `countText` words the
- * over-the-cap refusal the way each interface always has.
- */
-export function screenRecipients(
-  given: readonly GivenRecipient[],
-  max: number,
-  countText: (count: number) => string,
-): ScreenedRecipient[] {
-  if (given.length === 0) throw invalidRecipient('At least one recipient is required', { field: 'to' });
-  if (given.length > max)
-    throw tooManyRecipients(countText(given.length), { limit: max, count: given.length });
-  const seen = new Set<string>();
-  const out: ScreenedRecipient[] = [];
-  for (const g of given) {
-    const mailbox = parseMailbox(g.value);
-    if (!mailbox) {
-      throw g.field === undefined
-        ? invalidRecipient(`Not a valid address: ${g.value}`, { value: g.value })
-        : invalidRecipient(`${g.field} is not a valid address: ${g.value}`, {
-            field: g.field,
-            value: g.value,
-          });
-    }
-    const address = canonicalAddress(mailbox.address);
-    if (seen.has(address)) continue;
-    seen.add(address);
-    out.push({ address, name: mailbox.name, type: g.type });
-  }
-  return out;
-}
-
-/** What the caller's screening (no SQL) concluded. */
-export type Screening =
-  | { readonly ok: true; readonly recipients: readonly ScreenedRecipient[] }
-  | { readonly ok: false; readonly refusal: unknown };
-
-/** Runs the caller's screening, keeping its refusal for commitMessage to raise in order. */
-export function screen(check: () => readonly ScreenedRecipient[]): Screening {
-  try {
-    return { ok: true, recipients: check() };
-  } catch (refusal) {
-    return { ok: false, refusal };
-  }
-}
+import type { Screening } from './recipient-screening';
 
 export interface CommitDeps {
   readonly writes: TransactionRunner;
@@ -170,6 +106,12 @@ export interface MessageToCommit {
     { readonly key: string; readonly requestHash: string; readonly response: StoredResponse } | undefined;
 }
 
+/** What one committed message gives back. */
+export interface CommittedMessage {
+  readonly usage: QuotaUsage;
+  readonly domain: DomainRow;
+}
+
 /**
  * The spec's pipeline from "resolve sending domain" on, all inside the ONE
  * transaction (a unit of the WriteBatcher's group commit in the API): the domain
@@ -180,93 +122,42 @@ export interface MessageToCommit {
  * is thrown as the spec's error; any other failure is EMAIL_QUEUE_FAILED with the
  * original error as its `cause`.
  */
-export async function commitMessage(
+export async function commitMessage(deps: CommitDeps, m: MessageToCommit): Promise<CommittedMessage> {
+  const [done] = await commitMessages(deps, [m]);
+  if (!done) throw emailQueueFailedBy(new Error('no message committed'));
+  return done;
+}
+
+/**
+ * Several messages in the same ONE transaction (POST /v1/emails/batch): all or
+ * nothing. Each runs the whole pipeline in order, so quota is consumed message
+ * after message and the batch is refused when its total does not fit. A refusal
+ * names the message by its position in `details.index`.
+ */
+export async function commitMessages(
   deps: CommitDeps,
-  m: MessageToCommit,
-): Promise<{ readonly usage: QuotaUsage; readonly domain: DomainRow }> {
-  const { config } = deps;
-  const userId = m.user.id;
-  const acceptedAt = new Date(m.now);
+  ms: readonly MessageToCommit[],
+): Promise<CommittedMessage[]> {
+  const first = ms[0];
+  if (!first) return [];
+  const userId = first.user.id;
+  const acceptedAt = new Date(first.now);
   // Abuse signals are re-evaluated after sends, at most once a minute per account.
   const evaluate = abuseEvaluationPending(userId, acceptedAt);
-  const limits = effectiveLimits(m.user, config, acceptedAt.getTime());
-  let done: { usage: QuotaUsage; domain: DomainRow };
+  const limits = effectiveLimits(first.user, deps.config, acceptedAt.getTime());
+  let done: CommittedMessage[];
   try {
     done = await deps.writes.run(async (trx) => {
-      const domain = await resolveSendingDomain(trx, userId, m.from);
-      if (!m.screening.ok) throw m.screening.refusal;
-      const recipients = m.screening.recipients;
-      const suppressed = await findSuppressed(
-        trx,
-        userId,
-        recipients.map((r) => r.address),
-      );
-      if (suppressed.length > 0)
-        throw suppressedRecipient(`Suppressed: ${suppressed.join(', ')}`, { recipients: suppressed });
-      if (m.size.bytes > config.emailMaxSizeBytes) {
-        throw emailTooLarge(
-          `${m.size.text} ${m.size.bytes} bytes; the limit is ${config.emailMaxSizeBytes}`,
-          {
-            size: m.size.bytes,
-            limit: config.emailMaxSizeBytes,
-          },
-        );
+      const out: CommittedMessage[] = [];
+      for (const [index, m] of ms.entries()) {
+        try {
+          out.push(await writeMessage(trx, deps.config, m, limits));
+        } catch (err) {
+          throw ms.length > 1 && isAppError(err) ? atIndex(err, index) : err;
+        }
       }
-      const usage = await consumeQuota(trx, {
-        userId,
-        domainId: domain.id,
-        apiKeyId: m.apiKeyId,
-        emailId: m.id,
-        count: recipients.length,
-        limits,
-        now: acceptedAt.getTime(),
-      });
-      const messageId = m.messageId(domain);
-      const stored = m.stored?.(messageId);
-      await insertQueuedEmail(
-        trx,
-        {
-          ...m.fields,
-          id: m.id,
-          user_id: userId,
-          domain_id: domain.id,
-          api_key_id: m.apiKeyId,
-          message_id: messageId,
-          size_bytes: stored?.length ?? m.size.bytes,
-          status: 'queued',
-          smtp_response: null,
-          created_at: m.now,
-          updated_at: m.now,
-          sent_at: null,
-          delivered_at: null,
-        },
-        recipients.map((r) => ({ id: newId('rcpt'), address: r.address, name: r.name, type: r.type })),
-        m.attachments.map((a, position) => ({
-          id: newId('att'),
-          email_id: m.id,
-          position,
-          filename: a.filename,
-          content_type: a.contentType,
-          cid: a.cid,
-          content: a.bytes,
-          size_bytes: a.bytes.length,
-        })),
-      );
-      if (stored !== undefined) await insertSubmittedRaw(trx, m.id, stored);
-      await insertQueuedEvent(trx, {
-        id: newId('evt'),
-        email_id: m.id,
-        user_id: userId,
-        recipient: null,
-        type: 'queued',
-        message: m.queuedMessage,
-        created_at: m.now,
-      });
-      const scheduledAt = m.fields.scheduled_at;
-      await insertNewJob(trx, emailSendJob(m.id, scheduledAt ? new Date(scheduledAt) : undefined), m.now);
       if (evaluate) await requestAbuseEvaluation(trx, userId, acceptedAt);
-      if (m.idempotency) await storeIdempotent(trx, { userId, ...m.idempotency });
-      return { usage, domain };
+      return out;
     });
   } catch (err) {
     if (isAppError(err)) throw err;
@@ -274,4 +165,95 @@ export async function commitMessage(
   }
   if (evaluate) noteAbuseEvaluationEnqueued(userId, acceptedAt);
   return done;
+}
+
+/** A batch's refusal, saying which message it is about. */
+export function atIndex(err: AppError, index: number): AppError {
+  return new AppError({
+    code: err.code,
+    status: err.status,
+    message: `[${index}] ${err.message}`,
+    details: { ...err.details, index },
+    headers: err.headers,
+    cause: err.cause,
+  });
+}
+
+async function writeMessage(
+  trx: Kysely<Database>,
+  config: CommitDeps['config'],
+  m: MessageToCommit,
+  limits: QuotaLimits,
+): Promise<CommittedMessage> {
+  const userId = m.user.id;
+  const domain = await resolveSendingDomain(trx, userId, m.from);
+  if (!m.screening.ok) throw m.screening.refusal;
+  const recipients = m.screening.recipients;
+  const suppressed = await findSuppressed(
+    trx,
+    userId,
+    recipients.map((r) => r.address),
+  );
+  if (suppressed.length > 0)
+    throw suppressedRecipient(`Suppressed: ${suppressed.join(', ')}`, { recipients: suppressed });
+  if (m.size.bytes > config.emailMaxSizeBytes) {
+    throw emailTooLarge(`${m.size.text} ${m.size.bytes} bytes; the limit is ${config.emailMaxSizeBytes}`, {
+      size: m.size.bytes,
+      limit: config.emailMaxSizeBytes,
+    });
+  }
+  const usage = await consumeQuota(trx, {
+    userId,
+    domainId: domain.id,
+    apiKeyId: m.apiKeyId,
+    emailId: m.id,
+    count: recipients.length,
+    limits,
+    now: Date.parse(m.now),
+  });
+  const messageId = m.messageId(domain);
+  const stored = m.stored?.(messageId);
+  await insertQueuedEmail(
+    trx,
+    {
+      ...m.fields,
+      id: m.id,
+      user_id: userId,
+      domain_id: domain.id,
+      api_key_id: m.apiKeyId,
+      message_id: messageId,
+      size_bytes: stored?.length ?? m.size.bytes,
+      status: 'queued',
+      smtp_response: null,
+      created_at: m.now,
+      updated_at: m.now,
+      sent_at: null,
+      delivered_at: null,
+    },
+    recipients.map((r) => ({ id: newId('rcpt'), address: r.address, name: r.name, type: r.type })),
+    m.attachments.map((a, position) => ({
+      id: newId('att'),
+      email_id: m.id,
+      position,
+      filename: a.filename,
+      content_type: a.contentType,
+      cid: a.cid,
+      content: a.bytes,
+      size_bytes: a.bytes.length,
+    })),
+  );
+  if (stored !== undefined) await insertSubmittedRaw(trx, m.id, stored);
+  await insertQueuedEvent(trx, {
+    id: newId('evt'),
+    email_id: m.id,
+    user_id: userId,
+    recipient: null,
+    type: 'queued',
+    message: m.queuedMessage,
+    created_at: m.now,
+  });
+  const scheduledAt = m.fields.scheduled_at;
+  await insertNewJob(trx, emailSendJob(m.id, scheduledAt ? new Date(scheduledAt) : undefined), m.now);
+  if (m.idempotency) await storeIdempotent(trx, { userId, ...m.idempotency });
+  return { usage, domain };
 }

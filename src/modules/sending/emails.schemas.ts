@@ -16,6 +16,14 @@ const singleLine = (max: number) =>
     .max(max)
     .refine((s) => !hasControlChars(s), 'must not contain line breaks, NUL or other control characters');
 
+/** RFC 3339 with an offset, at most 30 days ahead (a time in the past sends now). */
+export const scheduledAtField = z.iso
+  .datetime({ offset: true, message: 'must be an RFC 3339 date-time' })
+  .refine((s) => Date.parse(s) - Date.now() <= MAX_SCHEDULE_AHEAD_MS, 'at most 30 days ahead');
+
+/** PATCH /v1/emails/{id}: the same rule as scheduling at send time. */
+export const rescheduleBody = z.strictObject({ scheduledAt: scheduledAtField });
+
 const addressList = z.union([z.string().max(1000), z.array(z.string().max(1000)).max(MAX_ADDRESSES)]);
 
 /**
@@ -122,10 +130,7 @@ export const sendEmailBody = z
         `at most ${MAX_METADATA_BYTES} bytes as JSON`,
       )
       .optional(),
-    scheduledAt: z.iso
-      .datetime({ offset: true, message: 'must be an RFC 3339 date-time' })
-      .refine((s) => Date.parse(s) - Date.now() <= MAX_SCHEDULE_AHEAD_MS, 'at most 30 days ahead')
-      .optional(),
+    scheduledAt: scheduledAtField.optional(),
     attachments: z
       .array(attachment)
       .max(MAX_ATTACHMENTS, `at most ${MAX_ATTACHMENTS} attachments`)

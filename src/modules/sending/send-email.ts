@@ -1,16 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
 import type { Database } from '../../db/schema';
+import type { AppError } from '../../shared/app-error';
 import { isAppError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { storageGuardFor } from '../../shared/disk-space';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { UserRow } from '../accounts/accounts.repository';
+import type { Mailbox } from '../emails/address';
 import { MAILBOX_FORMS, parseMailbox } from '../emails/address';
-import type { ApiSend, Committed, SendCommitter } from './api-send';
-import type { GivenRecipient } from './commit-message';
-import { screen, screenRecipients } from './commit-message';
+import type { ApiSend, SendCommitter } from './api-send';
+import { atIndex } from './commit-message';
+import type { GivenRecipient, Screening } from './recipient-screening';
+import { screen, screenRecipients } from './recipient-screening';
 import {
   emailQueueFailed,
   emailQueueFailedBy,
@@ -32,7 +35,6 @@ export interface SendDeps {
   /** The sender's account, as authentication loaded it for this request. */
   readonly user: UserRow;
   readonly apiKeyId: string | null;
-  readonly input: SendEmailInput;
   /** The Idempotency-Key and the SHA-256 of the raw request body, when the client sent a key. */
   readonly idempotency: { readonly key: string; readonly requestHash: string } | undefined;
 }
@@ -49,8 +51,8 @@ export interface QueuedLogFields {
 export interface SendResult extends StoredResponse {
   readonly usage: QuotaUsage | null;
   readonly replayed: boolean;
-  /** Set when this request queued a message (not for a replay). */
-  readonly queued?: QueuedLogFields | undefined;
+  /** Set when this request queued messages (not for a replay). */
+  readonly queued?: readonly QueuedLogFields[] | undefined;
 }
 
 /** Retry-After of a send refused under the free-space floor: the floor is re-read every second. */
@@ -78,24 +80,21 @@ function replyToList(input: SendEmailInput): string[] {
   });
 }
 
-/**
- * POST /v1/emails after body validation and authentication: the Idempotency-Key
- * replay, the checks that need no SQL (from, recipients, reply-to, size), then the
- * shared commit step (commit-message.ts), which applies the spec's order (domain,
- * verified, recipients, suppressions, size, quota) inside ONE transaction that
- * writes the message, its recipients, the `queued` event and the `email-send` job.
- * 202 only after it returns. The result's `queued` is the `email_queued` log event,
- * which the caller writes (the route: on the request's one access line).
- */
-export async function sendEmail(deps: SendDeps): Promise<SendResult> {
-  const { db, config, input, user } = deps;
-  const userId = user.id;
-  const idempotency = deps.idempotency;
-  if (idempotency !== undefined) {
-    const replay = await replayIdempotent(db, userId, idempotency.key, idempotency.requestHash);
-    if (replay) return { ...replay, usage: null, replayed: true };
-  }
+/** One message of a send, ready for the commit step, with what the screening concluded. */
+interface PreparedSend {
+  readonly send: ApiSend;
+  readonly screening: Screening;
+  readonly from: Mailbox;
+}
 
+/** The checks that need no SQL (from, recipients, reply-to, size) and the message as the commit step takes it. */
+function prepareSend(
+  deps: Pick<SendDeps, 'config' | 'user' | 'apiKeyId'>,
+  input: SendEmailInput,
+  id: string,
+  now: string,
+): PreparedSend {
+  const { config } = deps;
   const from = parseMailbox(input.from);
   if (!from) {
     throw invalidFromAddress(`from is not a usable address (${MAILBOX_FORMS}): ${input.from}`, {
@@ -123,30 +122,11 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
     Buffer.byteLength(input.html ?? '') +
     Buffer.byteLength(input.text ?? '') +
     attachments.reduce((n, a) => n + a.bytes.length, 0);
-
-  const id = newId('email');
-  const now = isoNow();
   const scheduledAt = input.scheduledAt === undefined ? null : new Date(input.scheduledAt).toISOString();
-  const response: StoredResponse = { status: 202, body: { id, status: 'queued', createdAt: now } };
-
-  // Issue 17 finding 6: under the free-space floor nothing is committed (the
-  // spec's retryable EMAIL_QUEUE_FAILED), so the disk keeps room for the mail
-  // already accepted. Where the volume is stays in the log, not in the answer.
-  // Twice the message: its rows, and their copy in the WAL until the checkpoint.
-  const shortage = await storageGuardFor(config).shortage({ bytes: 2 * size });
-  if (shortage !== undefined) {
-    deps.log.warn({ event: 'email_refused_disk_floor', userId, reason: shortage }, 'disk under its floor');
-    throw emailQueueFailed(
-      'The server is low on storage; nothing was queued and no quota was used. Retry later.',
-      { reason: 'insufficient_storage' },
-      { 'Retry-After': String(STORAGE_RETRY_AFTER_S) },
-    );
-  }
-
   const send: ApiSend = {
     id,
     now,
-    user,
+    user: deps.user,
     apiKeyId: deps.apiKeyId,
     from,
     recipients: screening.ok ? screening.recipients : [],
@@ -166,34 +146,143 @@ export async function sendEmail(deps: SendDeps): Promise<SendResult> {
     },
     attachments,
     queuedMessage: scheduledAt ? `scheduled for ${scheduledAt}` : 'accepted',
-    idempotency: idempotency && { ...idempotency, response },
   };
+  return { send, screening, from };
+}
 
-  let committed: Committed;
+/**
+ * Issue 17 finding 6: under the free-space floor nothing is committed (the
+ * spec's retryable EMAIL_QUEUE_FAILED), so the disk keeps room for the mail
+ * already accepted. Where the volume is stays in the log, not in the answer.
+ * Twice the messages: their rows, and their copy in the WAL until the checkpoint.
+ */
+async function refuseUnderDiskFloor(deps: SendDeps, bytes: number): Promise<void> {
+  const shortage = await storageGuardFor(deps.config).shortage({ bytes: 2 * bytes });
+  if (shortage === undefined) return;
+  deps.log.warn(
+    { event: 'email_refused_disk_floor', userId: deps.user.id, reason: shortage },
+    'disk under its floor',
+  );
+  throw emailQueueFailed(
+    'The server is low on storage; nothing was queued and no quota was used. Retry later.',
+    { reason: 'insufficient_storage' },
+    { 'Retry-After': String(STORAGE_RETRY_AFTER_S) },
+  );
+}
+
+/**
+ * Runs the commit step, or raises a screening refusal the main thread already knows
+ * at its place in the spec's order (after the domain's checks, one read) without a
+ * trip through the writer thread. A concurrent request with the same Idempotency-Key
+ * that committed first is answered as it was.
+ */
+async function commitOrReplay<T>(
+  deps: SendDeps,
+  prepared: readonly PreparedSend[],
+  commit: () => Promise<T>,
+): Promise<T | StoredResponse> {
+  const { db, idempotency } = deps;
+  const userId = deps.user.id;
   try {
-    // A refusal of the screening is known here: raised at its place in the spec's order
-    // (after the domain's checks, one read) without a trip through the writer thread.
-    if (!screening.ok) {
-      await resolveSendingDomain(db, userId, from).catch((err: unknown) => {
-        throw isAppError(err) ? err : emailQueueFailedBy(err);
-      });
-      throw screening.refusal;
+    const refused = prepared.findIndex((p) => !p.screening.ok);
+    const failed = prepared[refused];
+    if (failed && !failed.screening.ok) {
+      const { refusal } = failed.screening;
+      // The domains of the messages before it come first in the spec's order.
+      for (const [index, p] of prepared.slice(0, refused + 1).entries()) {
+        await resolveSendingDomain(db, userId, p.from).catch((err: unknown) => {
+          throw isAppError(err) ? batchError(prepared, err, index) : emailQueueFailedBy(err);
+        });
+      }
+      throw isAppError(refusal) ? batchError(prepared, refusal, refused) : refusal;
     }
-    committed = await deps.committer.commit(send);
+    return await commit();
   } catch (err) {
     if (!isAppError(err) || err.code !== 'EMAIL_QUEUE_FAILED') throw err;
-    // A concurrent request with the same Idempotency-Key committed first: answer as it did.
     if (idempotency !== undefined) {
       const replay = await replayIdempotent(db, userId, idempotency.key, idempotency.requestHash).catch(
         () => undefined,
       );
-      if (replay) return { ...replay, usage: null, replayed: true };
+      if (replay) return replay;
     }
     deps.log.error({ event: 'email_queue_failed', err: err.cause, userId }, 'could not queue message');
     throw err;
   }
+}
+
+function batchError(prepared: readonly PreparedSend[], err: AppError, index: number): AppError {
+  return prepared.length > 1 ? atIndex(err, index) : err;
+}
+
+/**
+ * POST /v1/emails after body validation and authentication: the Idempotency-Key
+ * replay, the checks that need no SQL (from, recipients, reply-to, size), then the
+ * shared commit step (commit-message.ts), which applies the spec's order (domain,
+ * verified, recipients, suppressions, size, quota) inside ONE transaction that
+ * writes the message, its recipients, the `queued` event and the `email-send` job.
+ * 202 only after it returns. The result's `queued` is the `email_queued` log event,
+ * which the caller writes (the route: on the request's one access line).
+ */
+export async function sendEmail(deps: SendDeps & { readonly input: SendEmailInput }): Promise<SendResult> {
+  const userId = deps.user.id;
+  const idempotency = deps.idempotency;
+  if (idempotency !== undefined) {
+    const replay = await replayIdempotent(deps.db, userId, idempotency.key, idempotency.requestHash);
+    if (replay) return { ...replay, usage: null, replayed: true };
+  }
+  const id = newId('email');
+  const now = isoNow();
+  const prepared = prepareSend(deps, deps.input, id, now);
+  const response: StoredResponse = { status: 202, body: { id, status: 'queued', createdAt: now } };
+  await refuseUnderDiskFloor(deps, prepared.send.size.bytes);
+  const send: ApiSend = { ...prepared.send, idempotency: idempotency && { ...idempotency, response } };
+  const committed = await commitOrReplay(deps, [prepared], () => deps.committer.commit(send));
+  if (!('usage' in committed)) return { ...committed, usage: null, replayed: true };
   const { usage, domainId } = committed;
-  const recipients = send.recipients.length;
-  const queued = { emailId: id, userId, domainId, recipients, scheduledAt };
+  const scheduledAt = send.fields.scheduled_at;
+  const queued = [{ emailId: id, userId, domainId, recipients: send.recipients.length, scheduledAt }];
   return { ...response, usage, replayed: false, queued };
+}
+
+/**
+ * POST /v1/emails/batch: every message through sendEmail's checks, then ONE commit
+ * (commitMessages): all are queued or none is, the quota counts the whole batch, and
+ * the Idempotency-Key covers the batch (stored with its first message).
+ */
+export async function sendEmailBatch(
+  deps: SendDeps & { readonly inputs: readonly SendEmailInput[] },
+): Promise<SendResult> {
+  const userId = deps.user.id;
+  const idempotency = deps.idempotency;
+  if (idempotency !== undefined) {
+    const replay = await replayIdempotent(deps.db, userId, idempotency.key, idempotency.requestHash);
+    if (replay) return { ...replay, usage: null, replayed: true };
+  }
+  const now = isoNow();
+  const prepared = deps.inputs.map((input, index) => {
+    try {
+      return prepareSend(deps, input, newId('email'), now);
+    } catch (err) {
+      throw isAppError(err) && deps.inputs.length > 1 ? atIndex(err, index) : err;
+    }
+  });
+  const data = prepared.map((p) => ({ id: p.send.id, status: 'queued', createdAt: now }));
+  const response: StoredResponse = { status: 202, body: { data } };
+  await refuseUnderDiskFloor(
+    deps,
+    prepared.reduce((n, p) => n + p.send.size.bytes, 0),
+  );
+  const sends = prepared.map((p, i) =>
+    i === 0 && idempotency ? { ...p.send, idempotency: { ...idempotency, response } } : p.send,
+  );
+  const committed = await commitOrReplay(deps, prepared, () => deps.committer.commitBatch(sends));
+  if (!Array.isArray(committed)) return { ...committed, usage: null, replayed: true };
+  const queued = sends.map((send, i) => ({
+    emailId: send.id,
+    userId,
+    domainId: committed[i]?.domainId ?? '',
+    recipients: send.recipients.length,
+    scheduledAt: send.fields.scheduled_at,
+  }));
+  return { ...response, usage: committed.at(-1)?.usage ?? null, replayed: false, queued };
 }

@@ -15,7 +15,8 @@ import { newId } from '../../shared/ids';
 import { findUserById } from '../accounts/accounts.repository';
 import { MAILBOX_FORMS, parseMailbox } from '../emails/address';
 import type { TransactionRunner } from './commit-message';
-import { commitMessage, screen, screenRecipients } from './commit-message';
+import { commitMessage } from './commit-message';
+import { screen, screenRecipients } from './recipient-screening';
 import { invalidFromAddress } from '../emails/emails.errors';
 
 export const submitterSuspended = defineError('ACCOUNT_SUSPENDED', 403, 'The account is suspended');

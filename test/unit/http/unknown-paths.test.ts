@@ -54,7 +54,7 @@ describe('paths that do not exist', () => {
   });
 
   for (const [method, p] of [
-    ['POST', '/v1/emails/batch'],
+    ['POST', '/v1/emails/metrics'],
     ['GET', '/v1/emails/metrics'],
     ['GET', '/v1/domains/verify'],
     ['DELETE', '/v1/api-keys/all'],

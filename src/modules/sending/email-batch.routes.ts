@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { resolveAuth } from '../../http/authenticate';
+import { validationFailure } from '../../http/body';
+import type { ApiDeps } from '../../http/context';
+import type { RouteGroup } from '../../http/route';
+import type { FieldIssue } from '../../shared/app-error';
+import {
+  answerSend,
+  readSendJson,
+  SEND_ERRORS,
+  SEND_REQUEST_HEADERS,
+  SEND_RESPONSE_HEADERS,
+  sendDeps,
+} from './send-request';
+import type { SendEmailInput } from './emails.schemas';
+import { oversizedCollections, sendEmailBody } from './emails.schemas';
+import { sendEmailBatch } from './send-email';
+
+/** Messages a batch may hold (issue 20: Resend's batch limit). */
+export const MAX_BATCH = 100;
+
+export const sendBatchBody = z.array(sendEmailBody).min(1).max(MAX_BATCH);
+
+/**
+ * Each message validated as a single send would be, its issues named by position
+ * (`[3].to`), so a client sees every message's problems in one answer.
+ */
+export function validateBatch(json: unknown): SendEmailInput[] {
+  if (!Array.isArray(json) || json.length === 0 || json.length > MAX_BATCH) {
+    throw validationFailure([{ field: '(body)', message: `must be an array of 1 to ${MAX_BATCH} messages` }]);
+  }
+  const issues: FieldIssue[] = [];
+  const inputs: SendEmailInput[] = [];
+  json.forEach((message: unknown, i) => {
+    const oversized = oversizedCollections(message);
+    if (oversized.length > 0) {
+      issues.push(...oversized.map((o) => ({ field: `[${i}].${o.field}`, message: o.message })));
+      return;
+    }
+    const result = sendEmailBody.safeParse(message);
+    if (result.success) inputs.push(result.data);
+    else
+      issues.push(
+        ...result.error.issues.map((issue) => ({
+          field: issue.path.length > 0 ? `[${i}].${issue.path.join('.')}` : `[${i}]`,
+          message: issue.message,
+        })),
+      );
+  });
+  if (issues.length > 0) throw validationFailure(issues);
+  return inputs;
+}
+
+/** `POST /v1/emails/batch`: up to MAX_BATCH messages, queued together or not at all. */
+export function defineBatchSend(routes: RouteGroup, deps: ApiDeps, bodyLimit: number): void {
+  routes.define(
+    {
+      method: 'post',
+      path: '/batch',
+      auth: 'either',
+      authInHandler: true,
+      operationId: 'sendEmailBatch',
+      summary: `Queue up to ${MAX_BATCH} messages in one transaction: all are queued or none`,
+      body: sendBatchBody,
+      ok: { status: 202, schema: 'BatchAccepted', description: 'Queued, in the order given' },
+      errors: SEND_ERRORS,
+      requestHeaders: SEND_REQUEST_HEADERS,
+      responseHeaders: SEND_RESPONSE_HEADERS,
+    },
+    async (ctx) => {
+      // The whole batch within one send's request limit: the same bound on what is read.
+      const body = await readSendJson(deps, ctx, bodyLimit);
+      const inputs = validateBatch(body.json);
+      const auth = body.auth ?? (await resolveAuth(deps, ctx));
+      const result = await sendEmailBatch({ ...sendDeps(deps, ctx, auth, body.raw), inputs });
+      const queued = result.queued;
+      answerSend(
+        ctx,
+        result,
+        queued && {
+          emailIds: queued.map((q) => q.emailId),
+          userId: auth.userId,
+          recipients: queued.reduce((n, q) => n + q.recipients, 0),
+        },
+      );
+    },
+  );
+}
