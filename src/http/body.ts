@@ -168,16 +168,34 @@ function clip(text: string): string {
   return text.length > MAX_ISSUE_CHARS ? `${text.slice(0, MAX_ISSUE_CHARS)}…` : text;
 }
 
+/**
+ * A union's failure as the one alternative the value was of the shape of (tags given as a
+ * list: the list's problems, not "Invalid input"); the union's own issue when none or
+ * several were.
+ */
+function unionIssues(issue: z.core.$ZodIssue): readonly z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union') return [issue];
+  const shaped = issue.errors.filter(
+    (branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0),
+  );
+  const only = shaped.length === 1 ? shaped[0] : undefined;
+  if (!only || only.length === 0) return [issue];
+  return only.flatMap((i) => unionIssues({ ...i, path: [...issue.path, ...i.path] }));
+}
+
 /** Validates a body with a zod schema; failures become VALIDATION_ERROR naming each field. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw validationFailure(
-    result.error.issues.map((issue) => ({
-      field: issue.path.length > 0 ? issue.path.join('.') : '(body)',
-      message: issue.message,
-    })),
-  );
+  throw validationFailure(zodFieldIssues(result.error.issues));
+}
+
+/** zod's issues as FieldIssues: `to.0`, `(body)` for the body itself. */
+export function zodFieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
+  return issues.flatMap(unionIssues).map((issue) => ({
+    field: issue.path.length > 0 ? issue.path.join('.') : '(body)',
+    message: issue.message,
+  }));
 }
 
 /**

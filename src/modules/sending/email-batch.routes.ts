@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resolveAuth } from '../../http/authenticate';
-import { validationFailure } from '../../http/body';
+import { validationFailure, zodFieldIssues } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import type { RouteGroup } from '../../http/route';
 import type { FieldIssue } from '../../shared/app-error';
@@ -41,8 +41,8 @@ export function validateBatch(json: unknown): SendEmailInput[] {
     if (result.success) inputs.push(result.data);
     else
       issues.push(
-        ...result.error.issues.map((issue) => ({
-          field: issue.path.length > 0 ? `[${i}].${issue.path.join('.')}` : `[${i}]`,
+        ...zodFieldIssues(result.error.issues).map((issue) => ({
+          field: issue.field === '(body)' ? `[${i}]` : `[${i}].${issue.field}`,
           message: issue.message,
         })),
       );

@@ -40,6 +40,51 @@ const RESERVED_HEADERS = new Set([
 // Custom headers must be X- extension fields (RFC 6648 discourages new ones, but mail APIs use them).
 const HEADER_NAME = /^X-[A-Za-z0-9][A-Za-z0-9-]{0,75}$/;
 
+/**
+ * Standard fields a sender legitimately sets (issue 20): list headers (RFC 2369, RFC 2919,
+ * RFC 8058 one-click unsubscribe, which large mailbox providers require of bulk senders)
+ * and threading (RFC 5322 §3.6.4). Every other standard field stays the service's.
+ */
+const STANDARD_HEADERS = new Map(
+  ['List-Unsubscribe', 'List-Unsubscribe-Post', 'List-Id', 'In-Reply-To', 'References'].map((n) => [
+    n.toLowerCase(),
+    n,
+  ]),
+);
+
+/** RFC 8058 §3.1: the only value List-Unsubscribe-Post may have. */
+export const ONE_CLICK = 'List-Unsubscribe=One-Click';
+
+/** The URIs of a List-Unsubscribe value (RFC 2369 §2: `<uri>` items separated by commas), or undefined. */
+export function listUnsubscribeUris(value: string): string[] | undefined {
+  const uris: string[] = [];
+  for (const item of value.split(',')) {
+    const t = item.trim();
+    if (t.length < 3 || !t.startsWith('<') || !t.endsWith('>')) return undefined;
+    const uri = t.slice(1, -1);
+    if (uri.includes('<') || uri.includes('>') || uri.includes(' ') || !uri.includes(':')) return undefined;
+    uris.push(uri);
+  }
+  return uris;
+}
+
+/** Why the list-unsubscribe pair is refused, or undefined (RFC 2369 §3.2, RFC 8058 §3.1). */
+function listUnsubscribeProblem(h: Readonly<Record<string, string>>): [string, string] | undefined {
+  const value = (name: string) =>
+    Object.entries(h).find(([k]) => k.toLowerCase() === name.toLowerCase()) ?? undefined;
+  const unsub = value('List-Unsubscribe');
+  const post = value('List-Unsubscribe-Post');
+  const uris = unsub && listUnsubscribeUris(unsub[1]);
+  if (unsub && !uris) return [unsub[0], 'must be one or more <uri> separated by commas (RFC 2369)'];
+  if (!post) return undefined;
+  if (post[1] !== ONE_CLICK) return [post[0], `the only value is ${ONE_CLICK} (RFC 8058)`];
+  // RFC 8058 §3.1: the POST goes to the https URI of List-Unsubscribe, so there must be exactly one.
+  const https = (uris ?? []).filter((u) => u.toLowerCase().startsWith('https://'));
+  if (https.length !== 1)
+    return [post[0], 'needs a List-Unsubscribe with exactly one https URI (RFC 8058 §3.1)'];
+  return undefined;
+}
+
 const headers = z.record(z.string(), z.string()).superRefine((h, ctx) => {
   const entries = Object.entries(h);
   if (entries.length > MAX_HEADERS)
@@ -47,12 +92,12 @@ const headers = z.record(z.string(), z.string()).superRefine((h, ctx) => {
   const seen = new Set<string>();
   for (const [name, value] of entries) {
     const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name)) {
+    if (!HEADER_NAME.test(name) && !STANDARD_HEADERS.has(lower)) {
       ctx.addIssue({
         code: 'custom',
         path: [name],
         message:
-          'only custom X- headers may be set; To, Bcc, Message-ID, DKIM-Signature and the like are reserved',
+          'only X- headers, List-Unsubscribe, List-Unsubscribe-Post, List-Id, In-Reply-To and References may be set; To, Bcc, Message-ID, DKIM-Signature and the like are reserved',
       });
     } else if (RESERVED_HEADERS.has(lower)) {
       ctx.addIssue({ code: 'custom', path: [name], message: 'reserved header' });
@@ -67,6 +112,8 @@ const headers = z.record(z.string(), z.string()).superRefine((h, ctx) => {
       });
     }
   }
+  const problem = listUnsubscribeProblem(h);
+  if (problem) ctx.addIssue({ code: 'custom', path: [problem[0]], message: problem[1] });
 });
 
 /**
@@ -91,19 +138,58 @@ export function isStrictBase64(s: string): boolean {
 const CONTENT_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
 const CID = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.@-]{1,200}$/;
 
-const attachment = z.strictObject({
-  filename: z
-    .string()
-    .min(1)
-    .max(255)
-    .refine(
-      (s) => !/[/\\]/.test(s) && !hasControlChars(s),
-      'must not contain path separators, NUL or control characters',
-    ),
-  content: z.string().refine(isStrictBase64, 'must be base64 (RFC 4648, padded, without a data: prefix)'),
-  contentType: z.string().regex(CONTENT_TYPE, 'must be a MIME type such as application/pdf').optional(),
-  cid: z.string().regex(CID, 'must be a Content-ID without angle brackets').optional(),
-});
+const attachment = z
+  .strictObject({
+    filename: z
+      .string()
+      .min(1)
+      .max(255)
+      .refine(
+        (s) => !/[/\\]/.test(s) && !hasControlChars(s),
+        'must not contain path separators, NUL or control characters',
+      ),
+    // A byte array is what Resend's SDKs send for a Buffer (issue 20); base64 stays the compact form.
+    content: z.union([
+      z.string().refine(isStrictBase64, 'must be base64 (RFC 4648, padded, without a data: prefix)'),
+      z.array(z.number().int().min(0).max(255)),
+    ]),
+    contentType: z.string().regex(CONTENT_TYPE, 'must be a MIME type such as application/pdf').optional(),
+    cid: z.string().regex(CID, 'must be a Content-ID without angle brackets').optional(),
+    /** Resend's name for `cid`. */
+    contentId: z.string().regex(CID, 'must be a Content-ID without angle brackets').optional(),
+  })
+  .transform(({ contentId, ...a }, ctx) => {
+    if (contentId !== undefined && a.cid !== undefined && contentId !== a.cid) {
+      ctx.addIssue({ code: 'custom', path: ['contentId'], message: 'differs from cid (an alias of it)' });
+    }
+    return { ...a, cid: a.cid ?? contentId };
+  });
+
+const TAG_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const TAG_NAME_MESSAGE = 'tag names: letters, digits, _ . -';
+
+/**
+ * The spec's `{name: value}` object, or Resend's `[{name, value}]` list (issue 20) with
+ * the same rules; stored and returned as the object.
+ */
+const tags = z
+  .union([
+    z.record(z.string().regex(TAG_NAME, TAG_NAME_MESSAGE), z.string().max(256)),
+    z
+      .array(
+        z.strictObject({ name: z.string().regex(TAG_NAME, TAG_NAME_MESSAGE), value: z.string().max(256) }),
+      )
+      .transform((list, ctx) => {
+        const out: Record<string, string> = {};
+        list.forEach(({ name, value }, i) => {
+          if (Object.hasOwn(out, name))
+            ctx.addIssue({ code: 'custom', path: [i, 'name'], message: 'duplicate tag name' });
+          out[name] = value;
+        });
+        return out;
+      }),
+  ])
+  .refine((t) => Object.keys(t).length <= MAX_TAGS, `at most ${MAX_TAGS} tags`);
 
 export const sendEmailBody = z
   .strictObject({
@@ -116,13 +202,7 @@ export const sendEmailBody = z
     cc: addressList.optional(),
     bcc: addressList.optional(),
     headers: headers.optional(),
-    tags: z
-      .record(
-        z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'tag names: letters, digits, _ . -'),
-        z.string().max(256),
-      )
-      .refine((t) => Object.keys(t).length <= MAX_TAGS, `at most ${MAX_TAGS} tags`)
-      .optional(),
+    tags: tags.optional(),
     metadata: z
       .record(z.string(), z.unknown())
       .refine(

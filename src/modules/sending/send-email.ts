@@ -116,7 +116,7 @@ function prepareSend(
     filename: a.filename,
     contentType: a.contentType ?? 'application/octet-stream',
     cid: a.cid ?? null,
-    bytes: Buffer.from(a.content, 'base64'),
+    bytes: typeof a.content === 'string' ? Buffer.from(a.content, 'base64') : Buffer.from(a.content),
   }));
   const size =
     Buffer.byteLength(input.html ?? '') +
