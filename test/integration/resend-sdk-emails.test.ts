@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DNSResolver } from 'mailauth';
 import { authenticate } from 'mailauth';
 import { simpleParser } from 'mailparser';
+import type { CreateEmailOptions } from 'resend';
 import { Resend } from 'resend';
 import type { FakeDns } from '../helpers/dns-server';
 import type { SendingAppliance } from '../helpers/sending-appliance';
@@ -51,56 +52,39 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
   }
 
   it('emails.send with every option: queued, delivered, DKIM-signed, as given', async () => {
-    const { data, error, headers } = await resend.emails.send(
-      {
-        from: `Shop <orders@${DOMAIN}>`,
-        to: ['buyer@dest.test', 'Second Buyer <second@dest.test>'],
-        cc: 'copy@dest.test',
-        bcc: ['audit@dest.test'],
-        replyTo: ['help@shop.example.com', 'sales@shop.example.com'],
-        subject: 'Your order #42',
-        html: '<p>Thanks <img src="cid:logo"></p>',
-        text: 'Thanks',
-        headers: { 'X-Entity-Ref-ID': 'order-42' },
-        tags: [
-          { name: 'category', value: 'receipt' },
-          { name: 'order', value: '42' },
-        ],
-        attachments: [
-          { filename: 'logo.png', content: PNG, contentType: 'image/png', contentId: 'logo' },
-          { filename: 'receipt.txt', content: Buffer.from('total 42').toString('base64') },
-        ],
+    const options: CreateEmailOptions = {
+      from: `Shop <orders@${DOMAIN}>`,
+      to: ['buyer@dest.test', 'Second Buyer <second@dest.test>'],
+      cc: 'copy@dest.test',
+      bcc: ['audit@dest.test'],
+      replyTo: ['help@shop.example.com', 'sales@shop.example.com'],
+      subject: 'Your order #42',
+      html: '<p>Thanks <img src="cid:logo"></p>',
+      text: 'Thanks',
+      headers: {
+        'X-Entity-Ref-ID': 'order-42',
+        'List-Unsubscribe': '<https://shop.example.com/unsubscribe/42>',
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
       },
-      { idempotencyKey: 'order-42-receipt' },
-    );
+      tags: [
+        { name: 'category', value: 'receipt' },
+        { name: 'order', value: '42' },
+      ],
+      attachments: [
+        { filename: 'logo.png', content: PNG, contentType: 'image/png', contentId: 'logo' },
+        { filename: 'receipt.txt', content: Buffer.from('total 42').toString('base64') },
+      ],
+    };
+    const { data, error, headers } = await resend.emails.send(options, {
+      idempotencyKey: 'order-42-receipt',
+    });
     assert.equal(error, null, JSON.stringify(error));
     assert.match(data?.id ?? '', /^email_/);
     const id = data.id;
     assert.ok(headers?.['x-ratelimit-remaining'], 'the quota headers of POST /v1/emails');
 
     // The same key and body: the original answer, nothing new queued (the /v1 idempotency store).
-    const again = await resend.emails.send(
-      {
-        from: `Shop <orders@${DOMAIN}>`,
-        to: ['buyer@dest.test', 'Second Buyer <second@dest.test>'],
-        cc: 'copy@dest.test',
-        bcc: ['audit@dest.test'],
-        replyTo: ['help@shop.example.com', 'sales@shop.example.com'],
-        subject: 'Your order #42',
-        html: '<p>Thanks <img src="cid:logo"></p>',
-        text: 'Thanks',
-        headers: { 'X-Entity-Ref-ID': 'order-42' },
-        tags: [
-          { name: 'category', value: 'receipt' },
-          { name: 'order', value: '42' },
-        ],
-        attachments: [
-          { filename: 'logo.png', content: PNG, contentType: 'image/png', contentId: 'logo' },
-          { filename: 'receipt.txt', content: Buffer.from('total 42').toString('base64') },
-        ],
-      },
-      { idempotencyKey: 'order-42-receipt' },
-    );
+    const again = await resend.emails.send(options, { idempotencyKey: 'order-42-receipt' });
     assert.deepEqual(again.data, { id });
     assert.equal(again.headers?.['idempotent-replayed'], 'true');
 
@@ -132,6 +116,8 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     assert.equal(parsed.subject, 'Your order #42');
     assert.deepEqual(parsed.from?.value[0], { name: 'Shop', address: `orders@${DOMAIN}` });
     assert.equal(parsed.headers.get('x-entity-ref-id'), 'order-42');
+    assert.match(raw, /^List-Unsubscribe: <https:\/\/shop\.example\.com\/unsubscribe\/42>\r$/m);
+    assert.match(raw, /^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r$/m);
     assert.match(parsed.headers.get('reply-to') ? JSON.stringify(parsed.replyTo?.value) : '', /sales@/);
     assert.match(parsed.cc ? JSON.stringify(parsed.cc) : '', /copy@dest\.test/);
     const logo = parsed.attachments.find((a) => a.cid === 'logo');
@@ -147,6 +133,9 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
       resolver: fakeDnsResolver(sending.dns),
     });
     assert.equal(auth.dkim.results[0]?.status.result, 'pass', JSON.stringify(auth.dkim.results[0]?.status));
+    // RFC 8058 §4: the one-click headers are covered by the DKIM signature.
+    const signed = auth.dkim.results[0]?.signingHeaders?.keys ?? '';
+    assert.match(signed.toLowerCase(), /list-unsubscribe-post/);
   });
 
   it('batch.send queues every email or none; errors name the email by position', async () => {
