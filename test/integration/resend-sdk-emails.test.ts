@@ -13,6 +13,8 @@ import { Resend } from 'resend';
 import type { FakeDns } from '../helpers/dns-server';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
+import type { ShapeCheck } from '../helpers/openapi-shape';
+import { openApiShapes } from '../helpers/openapi-shape';
 import { addVerifiedDomain } from '../helpers/verified-domain';
 
 const DOMAIN = 'shop.example.com';
@@ -27,6 +29,8 @@ function fakeDnsResolver(server: FakeDns): DNSResolver {
 describe('the Resend Node SDK against the compatible API: emails', () => {
   let sending: SendingAppliance;
   let resend: Resend;
+  /** Every answer is also checked against the schema /openapi.json documents for it. */
+  let shape: ShapeCheck;
 
   before(async () => {
     sending = await startSendingAppliance(DOMAIN, {
@@ -35,6 +39,7 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     });
     // The SDK's documented switch: its constructor's baseUrl (or RESEND_BASE_URL) is the only change.
     resend = new Resend(sending.apiKey, { baseUrl: sending.app.baseUrl });
+    shape = await openApiShapes(sending.app.baseUrl);
   });
   after(async () => {
     await sending.stop();
@@ -81,6 +86,7 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     assert.equal(error, null, JSON.stringify(error));
     assert.match(data?.id ?? '', /^email_/);
     const id = data.id;
+    shape('ResendId', data);
     assert.ok(headers?.['x-ratelimit-remaining'], 'the quota headers of POST /v1/emails');
 
     // The same key and body: the original answer, nothing new queued (the /v1 idempotency store).
@@ -90,6 +96,7 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
 
     await lastEventOf(id, 'delivered');
     const { data: email } = await resend.emails.get(id);
+    shape('ResendEmail', email);
     assert.equal(email?.object, 'email');
     // The From header as stored (display names are quoted when the message is built).
     assert.match(email?.from ?? '', /^"?Shop"? <orders@shop\.example\.com>$/);
@@ -150,6 +157,7 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
       },
     ]);
     assert.equal(error, null, JSON.stringify(error));
+    shape('ResendBatch', data);
     assert.equal(data.data.length, 2);
     const [first, second] = data.data;
     assert.match(first?.id ?? '', /^email_/);
@@ -164,6 +172,7 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     ]);
     assert.equal(refused.error?.statusCode, 422);
     assert.equal(refused.error?.name, 'validation_error');
+    shape('ResendError', refused.error);
     assert.match(refused.error?.message ?? '', /^\[1\] reply_to/);
     assert.equal((await resend.emails.list({ limit: 100 })).data?.data.length, before, 'nothing queued');
 
@@ -187,6 +196,7 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     }
     const first = await resend.emails.list({ limit: 2 });
     assert.equal(first.error, null);
+    shape('ResendEmailList', first.data);
     assert.equal(first.data?.object, 'list');
     assert.equal(first.data?.has_more, true);
     assert.deepEqual(
@@ -214,6 +224,7 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     const later = new Date(Date.now() + 7200_000).toISOString();
     const moved = await resend.emails.update({ id: data.id, scheduledAt: later });
     assert.deepEqual(moved.data, { object: 'email', id: data.id });
+    shape('ResendObjectId', moved.data);
     assert.equal(Date.parse((await resend.emails.get(data.id)).data?.scheduled_at ?? ''), Date.parse(later));
     const badTime = await resend.emails.update({ id: data.id, scheduledAt: 'in 1 min' });
     assert.equal(badTime.error?.name, 'validation_error');

@@ -10,17 +10,22 @@ import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import type { Receiver } from '../helpers/webhook-receiver';
 import { startReceiver } from '../helpers/webhook-receiver';
+import type { ShapeCheck } from '../helpers/openapi-shape';
+import { openApiShapes } from '../helpers/openapi-shape';
 
 describe('the Resend Node SDK against the compatible API: domains, keys, webhooks, suppressions', () => {
   let sending: SendingAppliance;
   let receiver: Receiver;
   /** With the account's API key, as an application holds it. */
   let resend: Resend;
+  /** Every answer is also checked against the schema /openapi.json documents for it. */
+  let shape: ShapeCheck;
 
   before(async () => {
     receiver = await startReceiver();
     sending = await startSendingAppliance('shop.example.com', { WEBHOOK_ALLOW_PRIVATE: 'true' });
     resend = new Resend(sending.apiKey, { baseUrl: sending.app.baseUrl });
+    shape = await openApiShapes(sending.app.baseUrl);
   });
   after(async () => {
     await sending.stop();
@@ -32,6 +37,7 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     assert.equal(created.error, null, JSON.stringify(created.error));
     const id = created.data.id;
     assert.match(id, /^dom_/);
+    shape('ResendDomain', created.data);
     assert.equal(created.data?.name, 'news.example.com');
     assert.equal(created.data?.status, 'pending');
     assert.deepEqual(
@@ -43,7 +49,7 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     assert.match(dkim?.value ?? '', /^v=DKIM1; k=rsa; p=/);
 
     const listed = await resend.domains.list();
-    assert.equal(listed.data?.object, 'list');
+    shape('ResendDomainList', listed.data);
     assert.equal(listed.data?.has_more, false);
     assert.deepEqual(listed.data?.data.map((d) => d.name).sort(), ['news.example.com', 'shop.example.com']);
 
@@ -55,7 +61,7 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     const verified = await resend.domains.verify(id);
     assert.deepEqual(verified.data, { object: 'domain', id });
     const got = await resend.domains.get(id);
-    assert.equal(got.data?.object, 'domain');
+    shape('ResendDomain', got.data);
     assert.equal(got.data?.status, 'verified');
     assert.ok(got.data?.records.every((r) => r.status === 'verified'));
     assert.deepEqual(got.data?.capabilities, { sending: 'enabled', receiving: 'disabled' });
@@ -72,6 +78,7 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
 
     const removed = await resend.domains.remove(id);
     assert.deepEqual(removed.data, { object: 'domain', id, deleted: true });
+    shape('ResendDeleted', removed.data);
     const gone = await resend.domains.get(id);
     assert.equal(gone.error?.statusCode, 404);
     assert.equal(gone.error?.name, 'not_found');
@@ -86,12 +93,14 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     const created = await asSession.apiKeys.create({ name: 'production' });
     assert.equal(created.error, null, JSON.stringify(created.error));
     assert.match(created.data?.token ?? '', /^re_live_/);
+    shape('ResendCreatedApiKey', created.data);
     const id = created.data.id;
 
     // The new key works with the SDK straight away.
     const withNewKey = new Resend(created.data.token, { baseUrl: sending.app.baseUrl });
     const listed = await withNewKey.apiKeys.list();
     assert.equal(listed.data?.object, 'list');
+    shape('ResendApiKeyList', listed.data);
     const entry = listed.data?.data.find((k) => k.id === id);
     assert.equal(entry?.name, 'production');
     assert.match(entry?.created_at ?? '', /^\d{4}-/);
@@ -114,18 +123,21 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     });
     assert.equal(created.error, null, JSON.stringify(created.error));
     assert.equal(created.data?.object, 'webhook');
-    assert.ok(created.data?.signing_secret);
+    shape('ResendCreatedWebhook', created.data);
     const id = created.data.id;
 
     const got = await resend.webhooks.get(id);
+    shape('ResendWebhook', got.data);
     assert.equal(got.data?.endpoint, receiver.url);
     assert.equal(got.data?.status, 'enabled');
     assert.deepEqual(got.data?.events, ['email.delivered', 'email.bounced']);
 
     const updated = await resend.webhooks.update(id, { events: ['email.sent'], status: 'disabled' });
     assert.deepEqual(updated.data, { object: 'webhook', id });
+    shape('ResendObjectId', updated.data);
     const listed = await resend.webhooks.list();
     assert.equal(listed.data?.object, 'list');
+    shape('ResendWebhookList', listed.data);
     assert.deepEqual(
       listed.data?.data.map((w) => [w.id, w.status, w.events]),
       [[id, 'disabled', ['email.sent']]],
@@ -146,10 +158,11 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
   it('suppressions.add, get by id and by address, list and remove', async () => {
     const added = await resend.suppressions.add({ email: 'Gone@Dest.test' });
     assert.equal(added.error, null, JSON.stringify(added.error));
-    assert.equal(added.data?.object, 'suppression');
+    shape('ResendObjectId', added.data);
     const id = added.data.id;
 
     const byEmail = await resend.suppressions.get('gone@dest.test');
+    shape('ResendSuppression', byEmail.data);
     assert.equal(byEmail.data?.id, id);
     assert.equal(byEmail.data?.email, 'gone@dest.test');
     assert.equal(byEmail.data?.origin, 'manual');
@@ -157,7 +170,7 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     assert.equal(byId.data?.email, 'gone@dest.test');
 
     const listed = await resend.suppressions.list({ origin: 'manual' });
-    assert.equal(listed.data?.object, 'list');
+    shape('ResendSuppressionList', listed.data);
     assert.deepEqual(
       listed.data?.data.map((s) => s.id),
       [id],
