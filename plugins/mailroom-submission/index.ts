@@ -45,6 +45,8 @@ const limiter = new AuthFailureLimiter();
 interface Submitter {
   readonly userId: string;
   readonly apiKeyId: string;
+  /** The domain the key is held to (issue 20), null when any. */
+  readonly domainId: string | null;
 }
 
 function onSubmission(connection: HarakaConnection): boolean {
@@ -151,7 +153,11 @@ export function check_plain_passwd(
       cb(false, { code: 535, message: '5.7.8 The account is suspended' });
       return;
     }
-    connection.notes.mailroom_submitter = { userId: key.user_id, apiKeyId: key.id } satisfies Submitter;
+    connection.notes.mailroom_submitter = {
+      userId: key.user_id,
+      apiKeyId: key.id,
+      domainId: key.domain_id,
+    } satisfies Submitter;
     cb(true);
   })().catch((err: unknown) => {
     connection.logerror(this, 'submission AUTH failed', { event: 'mta_submission_auth_error', err });
@@ -220,6 +226,7 @@ export function submitAtEndOfData(this: HarakaPlugin, next: HarakaNext, connecti
         config: appConfig(),
         userId: submitter.userId,
         apiKeyId: submitter.apiKeyId,
+        onlyDomainId: submitter.domainId,
       },
       {
         mailFrom: transaction.mail_from?.address ?? '',

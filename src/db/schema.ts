@@ -34,7 +34,14 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Issue 20: `full_access` may manage keys; `sending_access` may only send. */
+  permission: ApiKeyPermission;
+  /** A sending key held to one of the account's domains; null: any. */
+  domain_id: string | null;
 }
+
+export const API_KEY_PERMISSIONS = ['full_access', 'sending_access'] as const;
+export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
 
 export interface AuditLogTable {
   id: string;

@@ -2,6 +2,8 @@ import type Koa from 'koa';
 import { findUserById } from '../modules/accounts/accounts.repository';
 import { looksLikeJwt } from '../modules/accounts/sessions';
 import { authenticateApiKey, isApiKeyToken } from '../modules/api-keys/api-keys.usecases';
+import { restrictedApiKey } from '../modules/api-keys/api-keys.usecases';
+import type { ApiKeyPermission } from '../db/schema';
 import { accountSuspended, forbidden, invalidApiKey, unauthorized } from '../shared/app-error';
 import type { ApiDeps, AppContext, AppState, AuthState } from './context';
 
@@ -20,11 +22,15 @@ export async function resolveAuth(
   let userId: string;
   let keyId: string | null = null;
   let epoch: number | null = null;
+  let permission: ApiKeyPermission = 'full_access';
+  let domainId: string | null = null;
   if (isApiKeyToken(token)) {
     const key = await authenticateApiKey(deps.db, token);
     if (!key) throw invalidApiKey();
     userId = key.user_id;
     keyId = key.id;
+    permission = key.permission;
+    domainId = key.domain_id;
   } else if (looksLikeJwt(token)) {
     const check = await deps.sessions.verify(token);
     if (!check.ok)
@@ -39,7 +45,7 @@ export async function resolveAuth(
   // A password change bumps the epoch and so ends every session issued before it.
   if (epoch !== null && user.session_epoch !== epoch) throw unauthorized('Session no longer valid');
   if (user.status === 'SUSPENDED') throw accountSuspended();
-  const auth: AuthState = { userId, kind: keyId ? 'api_key' : 'session', keyId, user };
+  const auth: AuthState = { userId, kind: keyId ? 'api_key' : 'session', keyId, user, permission, domainId };
   ctx.state.auth = auth;
   return auth;
 }
@@ -54,6 +60,23 @@ export function authenticate(deps: Pick<ApiDeps, 'db' | 'sessions'>): Koa.Middle
     await resolveAuth(deps, ctx);
     await next();
   };
+}
+
+/**
+ * Every `either` route but the sends (issue 20): a `sending_access` key may only send.
+ * Runs after authentication.
+ */
+export function requireFullAccess(ctx: AppContext, next: Koa.Next): Promise<void> {
+  if (ctx.state.auth?.permission === 'sending_access') throw restrictedApiKey();
+  return next();
+}
+
+/** Key management: a session, or a `full_access` key (issue 20; the spec had sessions only). */
+export function requireKeyManager(ctx: AppContext): string {
+  const auth = ctx.state.auth;
+  if (!auth) throw unauthorized();
+  if (auth.permission !== 'full_access') throw restrictedApiKey();
+  return auth.userId;
 }
 
 /** For dashboard-only actions (API key management): an API key is authenticated but not allowed. */

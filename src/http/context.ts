@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import type { AppConfig } from '../config';
 import type { Db } from '../db/connect';
+import type { ApiKeyPermission } from '../db/schema';
 import type { UserRow } from '../modules/accounts/accounts.repository';
 import type { SessionSigner } from '../modules/accounts/sessions';
 import type { Actor } from '../modules/audit/audit.repository';
@@ -14,6 +15,10 @@ export interface AuthState {
   readonly keyId: string | null;
   /** The account row read for this request (status checked), for handlers that need more of it. */
   readonly user: UserRow;
+  /** A session has full access; an API key has its own (issue 20). */
+  readonly permission: ApiKeyPermission;
+  /** A sending key held to one domain: the only one it may send from. */
+  readonly domainId: string | null;
 }
 
 /**

@@ -62,6 +62,8 @@ const limitView = obj({ effective: int, override: nullable(int), own: nullable(i
 const publicUser = obj({ id: str, email: str, name: str });
 
 /** components.schemas */
+const keyPermission: JsonSchema = { type: 'string', enum: ['full_access', 'sending_access'] };
+
 export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   // http/error-middleware.ts
   Error: obj({
@@ -106,6 +108,8 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     name: str,
     mode: { const: 'live' },
     keyPrefix: str,
+    permission: keyPermission,
+    domainId: nullable(str),
     createdAt: time,
     lastUsedAt: nullable(time),
     revokedAt: nullable(time),
@@ -115,6 +119,8 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     name: str,
     mode: { const: 'live' },
     keyPrefix: str,
+    permission: keyPermission,
+    domainId: nullable(str),
     token: { type: 'string', description: 'The secret `re_live_…`; shown only in this response.' },
     warning: str,
     createdAt: time,

@@ -40,6 +40,7 @@ function fromZod(schema: z.ZodType): JsonSchema {
 
 function errorCodes(op: Operation): string[] {
   const codes = new Set<string>([...ACCESS_ERRORS[op.auth], ...(op.errors ?? [])]);
+  if (op.auth === 'either' && !op.sendingKey) codes.add('RESTRICTED_API_KEY');
   // Every route refuses query parameters it does not declare (route.ts, NO_QUERY).
   if (op.body || !op.anyQuery) codes.add('VALIDATION_ERROR');
   if (op.ids) codes.add('NOT_FOUND');

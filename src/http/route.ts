@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { notFound } from '../shared/app-error';
-import { authenticate, requireSession } from './authenticate';
+import { authenticate, requireFullAccess, requireSession } from './authenticate';
 import { validateQuery } from './body';
 import type { ApiDeps, AppContext, AppState } from './context';
 import { requireInternalToken } from './internal-auth';
@@ -60,6 +60,11 @@ export interface RouteDoc {
   readonly requestHeaders?: Readonly<Record<string, string>>;
   /** Headers of the success response, by name. */
   readonly responseHeaders?: Readonly<Record<string, string>>;
+  /**
+   * `either` routes a `sending_access` API key may call (the sends, issue 20); every
+   * other `either` route answers such a key RESTRICTED_API_KEY.
+   */
+  readonly sendingKey?: true;
   /** Non-error responses besides `ok` (304, the 503 of /ready). */
   readonly otherResponses?: Readonly<
     Record<string, { readonly description: string; readonly schema?: string }>
@@ -148,6 +153,11 @@ export class RouteGroup {
     const chain: RouterMiddleware<AppState>[] = [];
     if (before) chain.push(before);
     chain.push(...this.guard(auth, authInHandler === true));
+    if (auth === 'either' && !doc.sendingKey) {
+      // authInHandler routes are the sends, which a sending key may call.
+      if (authInHandler) throw new Error(`${spec.operationId}: authInHandler routes must be sendingKey`);
+      chain.push(requireFullAccess);
+    }
     if (doc.ids) chain.push(idParams(doc.ids));
     chain.push(authInHandler ? authenticatedBy(withQuery) : withQuery);
     this.router.register(path, [method], chain);

@@ -60,6 +60,7 @@ export function submissionErrorVerdict(err: unknown): SmtpVerdict {
       return reject(550, '5.7.1', text);
     case 'DOMAIN_NOT_VERIFIED':
     case 'DOMAIN_NOT_FOUND':
+    case 'API_KEY_DOMAIN_RESTRICTED':
     case 'INVALID_FROM_ADDRESS':
       return reject(550, '5.7.1', text);
     default:

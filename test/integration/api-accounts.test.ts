@@ -130,7 +130,7 @@ describe('accounts, sessions and API keys over HTTP', () => {
     assert.equal(relogin.status, 200);
   });
 
-  it('creates, lists and revokes API keys; keys cannot manage keys', async () => {
+  it('creates, lists and revokes API keys; sending keys cannot manage keys', async () => {
     const user = await app.api.register();
     const created = await app.api.post<Record<string, string>>('/v1/api-keys', {
       token: user.token,
@@ -153,14 +153,23 @@ describe('accounts, sessions and API keys over HTTP', () => {
     const me = await app.api.get<{ id: string }>('/v1/auth/me', { token: key.token });
     assert.equal(me.body.id, user.userId);
 
-    const byKey = await app.api.post<ErrorBody>('/v1/api-keys', { token: key.token, body: { name: 'x' } });
+    // Issue 20: the spec's "an API key cannot create another API key" holds for sending keys.
+    const sender = await app.api.post<Record<string, string>>('/v1/api-keys', {
+      token: user.token,
+      body: { name: 'sender', permission: 'sending_access' },
+    });
+    assert.equal(sender.status, 201, sender.text);
+    const byKey = await app.api.post<ErrorBody>('/v1/api-keys', {
+      token: sender.body.token,
+      body: { name: 'x' },
+    });
     assert.equal(byKey.status, 403);
-    assert.equal(byKey.body.error.code, 'FORBIDDEN');
+    assert.equal(byKey.body.error.code, 'RESTRICTED_API_KEY');
 
     const list = await app.api.get<{ data: Record<string, unknown>[] }>('/v1/api-keys', {
       token: user.token,
     });
-    assert.equal(list.body.data.length, 1);
+    assert.equal(list.body.data.length, 2);
     assert.equal(list.body.data[0]?.token, undefined);
     assert.ok(!list.text.includes(key.token ?? 'x'));
 

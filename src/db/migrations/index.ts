@@ -9,6 +9,7 @@ import * as m007 from './007-bounces';
 import * as m008 from './008-submission';
 import * as m009 from './009-quota-windows';
 import * as m010 from './010-operator-limits';
+import * as m013 from './013-api-key-permissions';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '008-submission': m008,
   '009-quota-windows': m009,
   '010-operator-limits': m010,
+  '013-api-key-permissions': m013,
 };

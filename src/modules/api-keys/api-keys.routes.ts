@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { hasControlChars } from '../../shared/text';
-import { requireSession } from '../../http/authenticate';
+import { requireKeyManager } from '../../http/authenticate';
+import { API_KEY_PERMISSIONS } from '../../db/schema';
 import { readBody } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
@@ -8,18 +9,35 @@ import { RouteGroup } from '../../http/route';
 import { listKeys } from './api-keys.repository';
 import { apiKeyView, createApiKey, revokeApiKey } from './api-keys.usecases';
 
-export const createBody = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .refine((s) => !hasControlChars(s), 'must not contain control characters'),
-  // Spec: the request value is `live`; no other mode exists in this version.
-  mode: z.literal('live').default('live'),
-});
+export const createBody = z
+  .strictObject({
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .refine((s) => !hasControlChars(s), 'must not contain control characters'),
+    // Spec: the request value is `live`; no other mode exists in this version.
+    mode: z.literal('live').default('live'),
+    /** Issue 20: Resend's two permissions; `full_access` is what a key always could do, plus key management. */
+    permission: z.enum(API_KEY_PERMISSIONS).default('full_access'),
+    domainId: z.string().max(64).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.domainId !== undefined && b.permission !== 'sending_access') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['domainId'],
+        message: 'only a sending_access key is held to a domain',
+      });
+    }
+  });
 
-/** `/v1/api-keys`: creating and revoking need a session; listing works with either token. */
+/**
+ * `/v1/api-keys`: creating and revoking need a session or a `full_access` key (issue 20:
+ * the spec allowed sessions only; a `sending_access` key still cannot); listing works with
+ * either token.
+ */
 export function apiKeyRoutes(deps: ApiDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/v1/api-keys', 'API keys');
 
@@ -27,14 +45,15 @@ export function apiKeyRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'post',
       path: '/',
-      auth: 'session',
+      auth: 'either',
       operationId: 'createApiKey',
-      summary: 'Create an API key (session token only); the token is shown once',
+      summary: 'Create an API key (session or full_access key); the token is shown once',
       body: createBody,
       ok: { status: 201, schema: 'CreatedApiKey', description: 'Created' },
+      errors: ['DOMAIN_NOT_FOUND'],
     },
     async (ctx) => {
-      const userId = requireSession(ctx);
+      const userId = requireKeyManager(ctx);
       const input = await readBody(ctx, createBody);
       ctx.status = 201;
       ctx.body = await createApiKey({ db: deps.db, userId, actor: requestActor(ctx), input });
@@ -61,14 +80,14 @@ export function apiKeyRoutes(deps: ApiDeps): RouteGroup {
       method: 'delete',
       path: '/:keyId',
       ids: { keyId: 'key' },
-      auth: 'session',
+      auth: 'either',
       operationId: 'revokeApiKey',
-      summary: 'Revoke a key (session token only); effective immediately',
+      summary: 'Revoke a key (session or full_access key); effective immediately',
       ok: { status: 200, schema: 'ApiKey', description: 'The revoked key' },
       errors: ['API_KEY_NOT_FOUND'],
     },
     async (ctx) => {
-      const userId = requireSession(ctx);
+      const userId = requireKeyManager(ctx);
       ctx.body = await revokeApiKey({
         db: deps.db,
         userId,

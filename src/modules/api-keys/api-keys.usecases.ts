@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { ApiKeyPermission, Database } from '../../db/schema';
 import { defineError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { newId, randomToken } from '../../shared/ids';
@@ -8,20 +8,43 @@ import type { Actor } from '../audit/audit.repository';
 import { recordAudit } from '../audit/audit.repository';
 import type { ApiKeyRow } from './api-keys.repository';
 import * as keys from './api-keys.repository';
+import { findDomain } from '../domains/domains.repository';
+import { domainNotFound } from '../domains/domains.errors';
 
 export const API_KEY_PREFIX = 're_live_';
 const PREFIX_SHOWN = API_KEY_PREFIX.length + 4;
 
 export const apiKeyNotFound = defineError('API_KEY_NOT_FOUND', 404, 'No such API key');
+export const restrictedApiKey = defineError(
+  'RESTRICTED_API_KEY',
+  403,
+  'This API key has sending access only: it can send email and nothing else',
+);
+export const apiKeyDomainRestricted = defineError(
+  'API_KEY_DOMAIN_RESTRICTED',
+  403,
+  'This API key may only send from the domain it is restricted to',
+);
 
 export interface ApiKeyView {
   readonly id: string;
   readonly name: string;
   readonly mode: string;
   readonly keyPrefix: string;
+  readonly permission: ApiKeyPermission;
+  readonly domainId: string | null;
   readonly createdAt: string;
   readonly lastUsedAt: string | null;
   readonly revokedAt: string | null;
+}
+
+/** What creating a key takes (POST /v1/api-keys, and the Resend surface's). */
+export interface CreateApiKeyInput {
+  readonly name: string;
+  readonly mode: 'live';
+  readonly permission: ApiKeyPermission;
+  /** Only with `sending_access`: the one domain of the account the key may send from. */
+  readonly domainId?: string | undefined;
 }
 
 export interface CreatedApiKey {
@@ -29,6 +52,8 @@ export interface CreatedApiKey {
   readonly name: string;
   readonly mode: string;
   readonly keyPrefix: string;
+  readonly permission: ApiKeyPermission;
+  readonly domainId: string | null;
   readonly token: string;
   readonly warning: string;
   readonly createdAt: string;
@@ -40,6 +65,8 @@ export function apiKeyView(row: ApiKeyRow): ApiKeyView {
     name: row.name,
     mode: row.mode,
     keyPrefix: row.key_prefix,
+    permission: row.permission,
+    domainId: row.domain_id,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
@@ -54,8 +81,12 @@ export async function createApiKey(deps: {
   db: Kysely<Database>;
   userId: string;
   actor: Actor;
-  input: { name: string; mode: 'live' };
+  input: CreateApiKeyInput;
 }): Promise<CreatedApiKey> {
+  const domainId = deps.input.domainId ?? null;
+  if (domainId !== null && !(await findDomain(deps.db, deps.userId, domainId))) {
+    throw domainNotFound(undefined, { domainId });
+  }
   const token = `${API_KEY_PREFIX}${randomToken(32)}`;
   const row: ApiKeyRow = {
     id: newId('key'),
@@ -67,6 +98,8 @@ export async function createApiKey(deps: {
     created_at: isoNow(),
     last_used_at: null,
     revoked_at: null,
+    permission: deps.input.permission,
+    domain_id: domainId,
   };
   await deps.db.transaction().execute(async (trx) => {
     await keys.insertApiKey(trx, row);
@@ -76,7 +109,7 @@ export async function createApiKey(deps: {
       action: 'api_key.created',
       resource: 'api_key',
       resourceId: row.id,
-      details: { name: row.name, keyPrefix: row.key_prefix },
+      details: { name: row.name, keyPrefix: row.key_prefix, permission: row.permission, domainId },
     });
   });
   return {
@@ -84,6 +117,8 @@ export async function createApiKey(deps: {
     name: row.name,
     mode: row.mode,
     keyPrefix: row.key_prefix,
+    permission: row.permission,
+    domainId,
     token,
     warning: 'Store this key now: it is shown only once and cannot be recovered.',
     createdAt: row.created_at,

@@ -24,6 +24,7 @@ import type { QueuedEmailRow } from './queued-message.repository';
 import { insertQueuedEmail, insertQueuedEvent, insertSubmittedRaw } from './queued-message.repository';
 import { emailSendJob } from '../delivery/send-job';
 import { resolveSendingDomain } from './sending-domain';
+import { apiKeyDomainRestricted } from '../api-keys/api-keys.usecases';
 
 /**
  * The send pipeline shared by the API (send-email.ts) and SMTP submission
@@ -80,6 +81,8 @@ export interface MessageToCommit {
   /** The sender's account as authentication loaded it. */
   readonly user: UserRow;
   readonly apiKeyId: string | null;
+  /** The one domain the API key may send from (issue 20); null or absent: any of the account's. */
+  readonly onlyDomainId?: string | null | undefined;
   /** The sender: its domain must be on the account, verified, and allow its local part. */
   readonly from: Mailbox;
   /**
@@ -187,6 +190,12 @@ async function writeMessage(
 ): Promise<CommittedMessage> {
   const userId = m.user.id;
   const domain = await resolveSendingDomain(trx, userId, m.from);
+  if (m.onlyDomainId && domain.id !== m.onlyDomainId) {
+    throw apiKeyDomainRestricted(`This API key may not send from ${domain.domain}`, {
+      domainId: domain.id,
+      allowedDomainId: m.onlyDomainId,
+    });
+  }
   if (!m.screening.ok) throw m.screening.refusal;
   const recipients = m.screening.recipients;
   const suppressed = await findSuppressed(

@@ -59,6 +59,7 @@ export function defineBatchSend(routes: RouteGroup, deps: ApiDeps, bodyLimit: nu
       path: '/batch',
       auth: 'either',
       authInHandler: true,
+      sendingKey: true,
       operationId: 'sendEmailBatch',
       summary: `Queue up to ${MAX_BATCH} messages in one transaction: all are queued or none`,
       body: sendBatchBody,

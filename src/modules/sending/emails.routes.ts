@@ -47,6 +47,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       path: '/',
       auth: 'either',
       authInHandler: true,
+      sendingKey: true,
       operationId: 'sendEmail',
       summary: 'Queue a message (202 once durably queued; not delivered)',
       body: sendEmailBody,

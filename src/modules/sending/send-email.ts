@@ -35,6 +35,8 @@ export interface SendDeps {
   /** The sender's account, as authentication loaded it for this request. */
   readonly user: UserRow;
   readonly apiKeyId: string | null;
+  /** The domain the API key is held to (issue 20), null when any. */
+  readonly onlyDomainId?: string | null | undefined;
   /** The Idempotency-Key and the SHA-256 of the raw request body, when the client sent a key. */
   readonly idempotency: { readonly key: string; readonly requestHash: string } | undefined;
 }
@@ -89,7 +91,7 @@ interface PreparedSend {
 
 /** The checks that need no SQL (from, recipients, reply-to, size) and the message as the commit step takes it. */
 function prepareSend(
-  deps: Pick<SendDeps, 'config' | 'user' | 'apiKeyId'>,
+  deps: Pick<SendDeps, 'config' | 'user' | 'apiKeyId' | 'onlyDomainId'>,
   input: SendEmailInput,
   id: string,
   now: string,
@@ -128,6 +130,7 @@ function prepareSend(
     now,
     user: deps.user,
     apiKeyId: deps.apiKeyId,
+    onlyDomainId: deps.onlyDomainId ?? null,
     from,
     recipients: screening.ok ? screening.recipients : [],
     size: { bytes: size, text: 'Bodies plus attachments are' },

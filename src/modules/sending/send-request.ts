@@ -47,6 +47,7 @@ export function sendDeps(deps: ApiDeps, ctx: AppContext, auth: AuthState, raw: B
     log: deps.log,
     user: auth.user,
     apiKeyId: auth.keyId,
+    onlyDomainId: auth.domainId,
     // The body is hashed only when a key asks for replay protection.
     idempotency:
       idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: sha256Hex(raw) },
@@ -88,6 +89,7 @@ export const SEND_ERRORS = [
   'IDEMPOTENCY_KEY_REUSED',
   'SENDING_LIMIT_EXCEEDED',
   'EMAIL_QUEUE_FAILED',
+  'API_KEY_DOMAIN_RESTRICTED',
 ];
 
 function setQuotaHeaders(ctx: Koa.Context, usage: QuotaUsage): void {

@@ -28,6 +28,8 @@ export interface SubmitDeps {
   readonly config: AppConfig;
   readonly userId: string;
   readonly apiKeyId: string | null;
+  /** The domain the API key is held to (issue 20), null when any. */
+  readonly onlyDomainId?: string | null | undefined;
 }
 
 export interface SubmitInput {
@@ -81,6 +83,7 @@ export async function submitMessage(deps: SubmitDeps, input: SubmitInput): Promi
     now: isoNow(),
     user,
     apiKeyId: deps.apiKeyId,
+    onlyDomainId: deps.onlyDomainId ?? null,
     from,
     screening,
     messageId: (domain) => (hasId ? existingId : `<${id}@${domain.domain}>`),
