@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requireSession } from '../http/authenticate';
+import { requireKeyManager } from '../http/authenticate';
 import { readBody } from '../http/body';
 import type { ApiDeps } from '../http/context';
 import { requestActor, requireAuth } from '../http/context';
@@ -9,14 +9,19 @@ import { createBody as v1CreateBody } from '../modules/api-keys/api-keys.routes'
 import { createApiKey, revokeApiKey } from '../modules/api-keys/api-keys.usecases';
 import { resendPage, resendPageQuery } from './resend-page';
 import { RESEND_TAG } from './resend-paths';
+import { validateAs } from './resend-validate';
 
-/** Resend's CreateApiKeyOptions; the name is checked as /v1 checks it. */
+/** Resend's CreateApiKeyOptions; translated and then checked by /v1's schema. */
 const createBody = z.strictObject({
-  name: v1CreateBody.shape.name,
-  permission: z.literal('full_access').optional(),
+  name: z.string().max(100),
+  permission: z.enum(['full_access', 'sending_access']).optional(),
+  domain_id: z.string().max(64).optional(),
 });
 
-/** `/api-keys` as Resend's SDKs call it. Key management keeps /v1's rule: a session creates and revokes. */
+/**
+ * `/api-keys` as Resend's SDKs call it. Key management follows /v1: a session or a
+ * `full_access` key may create and revoke; a `sending_access` key is `restricted_api_key`.
+ */
 export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/api-keys', RESEND_TAG);
   const { db } = deps;
@@ -25,22 +30,23 @@ export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'post',
       path: '/',
-      auth: 'session',
+      auth: 'either',
       errorShape: 'resend',
       operationId: 'resendCreateApiKey',
       summary: 'Resend: create an API key; the token is shown once',
       body: createBody,
       ok: { status: 200, schema: 'ResendCreatedApiKey', description: 'Created' },
+      errors: ['DOMAIN_NOT_FOUND'],
     },
     async (ctx) => {
-      const userId = requireSession(ctx);
+      const userId = requireKeyManager(ctx);
       const body = await readBody(ctx, createBody);
-      const created = await createApiKey({
-        db,
-        userId,
-        actor: requestActor(ctx),
-        input: { name: body.name, mode: 'live' },
-      });
+      const input = validateAs(
+        v1CreateBody,
+        { name: body.name, permission: body.permission, domainId: body.domain_id },
+        new Map([['domainId', 'domain_id']]),
+      );
+      const created = await createApiKey({ db, userId, actor: requestActor(ctx), input });
       ctx.body = { id: created.id, token: created.token };
     },
   );
@@ -70,7 +76,7 @@ export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
       method: 'delete',
       path: '/:id',
       ids: { id: 'key' },
-      auth: 'session',
+      auth: 'either',
       errorShape: 'resend',
       operationId: 'resendRemoveApiKey',
       summary: 'Resend: revoke an API key',
@@ -78,7 +84,7 @@ export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
       errors: ['API_KEY_NOT_FOUND'],
     },
     async (ctx) => {
-      const userId = requireSession(ctx);
+      const userId = requireKeyManager(ctx);
       const revoked = await revokeApiKey({
         db,
         userId,

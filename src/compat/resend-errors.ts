@@ -32,6 +32,8 @@ export const RESEND_ERROR_NAMES: Readonly<Record<string, string>> = {
   UNAUTHORIZED: 'missing_api_key',
   INVALID_API_KEY: 'invalid_api_key',
   FORBIDDEN: 'restricted_api_key',
+  RESTRICTED_API_KEY: 'restricted_api_key',
+  API_KEY_DOMAIN_RESTRICTED: 'restricted_api_key',
   ACCOUNT_SUSPENDED: 'invalid_access',
   NOT_FOUND: 'not_found',
   EMAIL_NOT_FOUND: 'not_found',

@@ -88,9 +88,9 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     assert.equal(invalid.error?.name, 'validation_error');
   });
 
-  it('apiKeys.create, list and remove (key management with a session, as on /v1)', async () => {
-    const asSession = new Resend(sending.token, { baseUrl: sending.app.baseUrl });
-    const created = await asSession.apiKeys.create({ name: 'production' });
+  it('apiKeys.create, list and remove; sending_access keys only send, from their domain', async () => {
+    // A full_access key manages keys, as Resend's does (and a session, as on /v1).
+    const created = await resend.apiKeys.create({ name: 'production' });
     assert.equal(created.error, null, JSON.stringify(created.error));
     assert.match(created.data?.token ?? '', /^re_live_/);
     shape('ResendCreatedApiKey', created.data);
@@ -105,12 +105,30 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     assert.equal(entry?.name, 'production');
     assert.match(entry?.created_at ?? '', /^\d{4}-/);
 
-    const byKey = await resend.apiKeys.create({ name: 'from a key' });
-    assert.equal(byKey.error?.statusCode, 403);
-    assert.equal(byKey.error?.name, 'restricted_api_key');
+    const sendingKey = await resend.apiKeys.create({
+      name: 'shop sender',
+      permission: 'sending_access',
+      domain_id: sending.domain.id,
+    });
+    assert.equal(sendingKey.error, null, JSON.stringify(sendingKey.error));
+    const sender = new Resend(sendingKey.data.token, { baseUrl: sending.app.baseUrl });
+    const sent = await sender.emails.send({
+      from: 'orders@shop.example.com',
+      to: 'buyer@dest.test',
+      subject: 'From a sending key',
+      text: 'x',
+    });
+    assert.equal(sent.error, null, JSON.stringify(sent.error));
+    const reading = await sender.domains.list();
+    assert.equal(reading.error?.statusCode, 403);
+    assert.equal(reading.error?.name, 'restricted_api_key');
+    const managing = await sender.apiKeys.create({ name: 'escalate' });
+    assert.equal(managing.error?.name, 'restricted_api_key');
 
+    const asSession = new Resend(sending.token, { baseUrl: sending.app.baseUrl });
     const removed = await asSession.apiKeys.remove(id);
     assert.deepEqual(removed.data, { object: 'api_key', id, deleted: true });
+    shape('ResendDeleted', removed.data);
     const revoked = await withNewKey.apiKeys.list();
     assert.equal(revoked.error?.statusCode, 401);
     assert.equal(revoked.error?.name, 'invalid_api_key');
