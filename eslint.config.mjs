@@ -74,9 +74,10 @@ export default tseslint.config(
                 'Modules never import src/worker or src/mta: move the contract into src/jobs or the module.',
             },
             {
-              regex: '(^|/)http/(?!(route|body|context|authenticate|rate-limit|rate-limiter)$)',
+              regex:
+                '(^|/)http/(?!(route|body|context|authenticate|rate-limit|rate-limiter|response-schema)$)',
               message:
-                'Modules import only the route surface of src/http (route, body, context, authenticate, rate-limit).',
+                'Modules import only the route surface of src/http (route, body, context, authenticate, rate-limit, response-schema).',
             },
           ],
         },

@@ -1,6 +1,7 @@
-import { loadConfig, sqlitePath } from './config';
+import { loadConfig, mailHostnameWarning, sqlitePath } from './config';
 import { migrate, openDb } from './db/connect';
 import { exitOnFatal } from './shared/fatal';
+import { freeLoopbackPort } from './shared/listen-failure';
 import { createLogger } from './shared/logger';
 import { restrictDataDir, restrictNewFiles } from './shared/private-files';
 
@@ -9,6 +10,8 @@ export interface BootResult {
   readonly logLevel: string;
   readonly shutdownTimeoutMs: number;
   readonly dataDir: string;
+  /** Settings chosen at start, for every child's environment (MTA_INJECT_PORT when it is 0). */
+  readonly childEnv: Readonly<Record<string, string>>;
 }
 
 /**
@@ -26,6 +29,10 @@ async function boot(): Promise<void> {
       { event: 'secret_key_generated', file: `${config.dataDir}/secret.key` },
       'SECRET_KEY is unset: generated one into DATA_DIR. Back it up with the data; losing it loses DKIM keys and sessions.',
     );
+  }
+  const hostnameWarning = mailHostnameWarning(config);
+  if (hostnameWarning !== undefined) {
+    log.warn({ event: 'mail_hostname_not_fqdn', mailHostname: config.mailHostname }, hostnameWarning);
   }
   const db = openDb({ file: sqlitePath(config) });
   const applied = await migrate(db);
@@ -45,10 +52,21 @@ async function boot(): Promise<void> {
       'could not make these files under DATA_DIR private; check their owner',
     );
   }
+  const childEnv: Record<string, string> = {};
+  if (config.injectPort === 0) {
+    // No fixed hidden port (issue 21 item 3): two appliances on one host would both
+    // want 2526. Chosen once per start, so an mta restart keeps the worker's port.
+    childEnv.MTA_INJECT_PORT = String(await freeLoopbackPort());
+    log.info(
+      { event: 'mta_inject_port_chosen', port: Number(childEnv.MTA_INJECT_PORT) },
+      'MTA_INJECT_PORT is 0: chose a free loopback port for the worker-to-MTA hand-off',
+    );
+  }
   const result: BootResult = {
     logLevel: config.logLevel,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     dataDir: config.dataDir,
+    childEnv,
   };
   if (typeof process.send === 'function') {
     await new Promise<void>((resolve, reject) =>

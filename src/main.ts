@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { BootResult } from './boot';
+import { childEnvironment } from './config/child-env';
 import type { ProcessName } from './supervisor';
 import { restrictNewFiles } from './shared/private-files';
 import { PROCESS_NAMES, Supervisor, lineLogger } from './supervisor';
@@ -41,7 +42,17 @@ async function main(): Promise<void> {
   const settings = await runBoot();
   const log = lineLogger({ level: settings.logLevel, process: 'supervisor' });
 
-  const supervisor = new Supervisor({ names, log, shutdownTimeoutMs: settings.shutdownTimeoutMs });
+  const supervisor = new Supervisor({
+    names,
+    log,
+    shutdownTimeoutMs: settings.shutdownTimeoutMs,
+    env: childEnvironment(settings.childEnv),
+    // A child that cannot start stops the appliance with its code (71: a listener could not bind).
+    onGiveUp: (code) => {
+      log.info({ event: 'supervisor_stopped', code }, 'stopped');
+      process.exit(code);
+    },
+  });
   supervisor.start();
   log.info({ event: 'supervisor_started', processes: names, dataDir: settings.dataDir }, 'mailroom started');
 

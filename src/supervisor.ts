@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { LISTEN_FAILED_EXIT } from './shared/listen-failure';
+import { PROCESS_READY_EVENT } from './shared/process-ready';
 import type { WorkSignal } from './shared/work-signal';
 import { isWorkSignal, WORK_EVENT } from './shared/work-signal';
 
@@ -76,12 +78,25 @@ const MTA_READY_WAIT_MS = 20_000;
 // A child that lived this long before dying is restarted promptly again.
 const HEALTHY_RUN_MS = 60_000;
 const MAX_BACKOFF_MS = 30_000;
+/**
+ * A child that fails the same way (exit code and signal) this many times in a row,
+ * each time before it said it was ready, is not going to come up: the supervisor
+ * stops the appliance instead of restarting it forever (issue 21 item 3). A child
+ * that dies after it was ready (a crash, the worker's stall watchdog) is restarted
+ * as before, however often.
+ */
+export const GIVE_UP_AFTER = 5;
 
 interface Slot {
   readonly name: ProcessName;
   child: ChildProcess | undefined;
   startedAt: number;
   failures: number;
+  /** Said it serves since its last start (PROCESS_READY_EVENT, or mta_ready). */
+  ready: boolean;
+  /** `code/signal` of the last exit before ready, and how many times in a row it was that. */
+  lastFailure: string | undefined;
+  sameFailures: number;
   restartTimer: NodeJS.Timeout | undefined;
 }
 
@@ -90,6 +105,12 @@ export interface SupervisorOptions {
   readonly log: SupervisorLog;
   readonly shutdownTimeoutMs: number;
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * A child cannot start (a listener that cannot bind, or GIVE_UP_AFTER identical
+   * start-up failures): the supervisor has begun stopping every child and calls
+   * this with the exit code the appliance should end with.
+   */
+  readonly onGiveUp?: (exitCode: number) => void;
 }
 
 /**
@@ -109,6 +130,9 @@ export class Supervisor {
       child: undefined,
       startedAt: 0,
       failures: 0,
+      ready: false,
+      lastFailure: undefined,
+      sameFailures: 0,
       restartTimer: undefined,
     }));
   }
@@ -148,6 +172,7 @@ export class Supervisor {
     const { log } = this.options;
     slot.restartTimer = undefined;
     slot.startedAt = Date.now();
+    slot.ready = false;
     const child = spawn(
       process.execPath,
       [...CHILD_NODE_FLAGS, ...PROCESS_NODE_FLAGS[slot.name], ENTRY[slot.name]],
@@ -163,19 +188,24 @@ export class Supervisor {
     slot.child = child;
     log.info({ event: 'process_started', name: slot.name, childPid: child.pid }, `${slot.name} started`);
     child.on('message', (m: unknown) => {
-      if (slot.name === 'mta' && (m as { event?: unknown } | null)?.event === 'mta_ready') {
+      const event = (m as { event?: unknown } | null)?.event;
+      if (event === PROCESS_READY_EVENT) slot.ready = true;
+      if (slot.name === 'mta' && event === 'mta_ready') {
+        slot.ready = true;
         this.mtaSettled?.('mta_ready');
       }
       if (isWorkSignal(m)) this.relayWork();
     });
     child.on('exit', (code, signal) => {
       slot.child = undefined;
+      const ranMs = Date.now() - slot.startedAt;
+      // Before mtaSettled: a failed mta must not start the others on its way out.
+      if (!this.stopping && this.cannotStart(slot, code, signal)) return;
       if (slot.name === 'mta') this.mtaSettled?.('mta_exited');
       if (this.stopping) {
         log.info({ event: 'process_stopped', name: slot.name, code, signal }, `${slot.name} stopped`);
         return;
       }
-      const ranMs = Date.now() - slot.startedAt;
       slot.failures = ranMs > HEALTHY_RUN_MS ? 1 : slot.failures + 1;
       const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (slot.failures - 1));
       log.error(
@@ -184,6 +214,29 @@ export class Supervisor {
       );
       slot.restartTimer = setTimeout(() => this.spawn(slot), delay);
     });
+  }
+
+  /**
+   * True (and the appliance is being stopped) when this exit means the child cannot
+   * start: a listener that cannot bind (LISTEN_FAILED_EXIT; the child logged the one
+   * line naming the setting and port), or GIVE_UP_AFTER identical failures before ready.
+   */
+  private cannotStart(slot: Slot, code: number | null, signal: string | null): boolean {
+    const failure = `${code}/${signal}`;
+    if (slot.ready) slot.lastFailure = undefined;
+    slot.sameFailures = slot.lastFailure === failure ? slot.sameFailures + 1 : 1;
+    slot.lastFailure = failure;
+    const listen = code === LISTEN_FAILED_EXIT;
+    if (!listen && slot.sameFailures < GIVE_UP_AFTER) return false;
+    const exitCode = code !== null && code !== 0 ? code : 1;
+    this.options.log.error(
+      { event: 'supervisor_giving_up', name: slot.name, code, signal, failures: slot.sameFailures, exitCode },
+      listen
+        ? `${slot.name} cannot bind a listener; stopping the appliance`
+        : `${slot.name} failed the same way ${slot.sameFailures} times in a row at start-up; stopping the appliance`,
+    );
+    void this.stop().then(() => this.options.onGiveUp?.(exitCode));
+    return true;
   }
 
   /** Passes a child's work signal on to the worker (src/shared/work-signal.ts); dropped when it is down. */

@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { configTable, invokingUser, loadConfig, parseConfig, sqlitePath } from '../config';
+import {
+  configTable,
+  invokingUser,
+  loadConfig,
+  mailHostnameWarning,
+  parseConfig,
+  sqlitePath,
+} from '../config';
 import type { Db } from '../db/connect';
 import { migrate, openDb } from '../db/connect';
 import { listUsers } from '../modules/accounts/accounts.repository';
@@ -127,10 +134,14 @@ async function audit(args: string[]): Promise<void> {
 
 function config(args: string[]): void {
   switch (args[0]) {
-    case 'check':
-      parseConfig();
+    case 'check': {
+      const checked = parseConfig();
       process.stdout.write('configuration is valid\n');
+      // Valid but poor: said, without failing the check (a laptop trial may not care).
+      const hostnameWarning = mailHostnameWarning(checked);
+      if (hostnameWarning !== undefined) process.stderr.write(`warning: ${hostnameWarning}\n`);
       return;
+    }
     case 'show': {
       const parsed = parseConfig() as Record<string, unknown>;
       const shown: Record<string, unknown> = {};

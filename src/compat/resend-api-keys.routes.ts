@@ -10,6 +10,7 @@ import { createApiKey, revokeApiKey } from '../modules/api-keys/api-keys.usecase
 import { resendPage, resendPageQuery } from './resend-page';
 import { RESEND_TAG } from './resend-paths';
 import { validateAs } from './resend-validate';
+import { ResendApiKeyList, ResendCreatedApiKey, ResendDeleted } from './resend.responses';
 
 /** Resend's CreateApiKeyOptions; translated and then checked by /v1's schema. */
 const createBody = z.strictObject({
@@ -35,7 +36,7 @@ export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendCreateApiKey',
       summary: 'Resend: create an API key; the token is shown once',
       body: createBody,
-      ok: { status: 200, schema: 'ResendCreatedApiKey', description: 'Created' },
+      ok: { status: 200, schema: ResendCreatedApiKey, description: 'Created' },
       errors: ['DOMAIN_NOT_FOUND'],
     },
     async (ctx) => {
@@ -60,7 +61,7 @@ export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendListApiKeys',
       summary: 'Resend: list the live API keys',
       query: resendPageQuery('key'),
-      ok: { status: 200, schema: 'ResendApiKeyList', description: 'API keys' },
+      ok: { status: 200, schema: ResendApiKeyList, description: 'API keys' },
     },
     async (ctx, q) => {
       const { userId } = requireAuth(ctx);
@@ -80,7 +81,7 @@ export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
       errorShape: 'resend',
       operationId: 'resendRemoveApiKey',
       summary: 'Resend: revoke an API key',
-      ok: { status: 200, schema: 'ResendDeleted', description: 'Revoked' },
+      ok: { status: 200, schema: ResendDeleted, description: 'Revoked' },
       errors: ['API_KEY_NOT_FOUND'],
     },
     async (ctx) => {

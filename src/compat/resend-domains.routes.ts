@@ -18,6 +18,7 @@ import { createSealer } from '../shared/seal';
 import { featureNotImplemented } from './resend-errors';
 import { resendPage, resendPageQuery } from './resend-page';
 import { RESEND_TAG } from './resend-paths';
+import { ResendDeleted, ResendDomain, ResendDomainList, ResendObjectId } from './resend.responses';
 
 const capability = z.enum(['enabled', 'disabled']);
 const capabilities = z.strictObject({ sending: capability.optional(), receiving: capability.optional() });
@@ -110,7 +111,7 @@ export function resendDomainRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendCreateDomain',
       summary: 'Resend: add a domain; answers the DNS records to publish',
       body: createBody,
-      ok: { status: 200, schema: 'ResendDomain', description: 'Added (status pending)' },
+      ok: { status: 200, schema: ResendDomain, description: 'Added (status pending)' },
       errors: ['INVALID_DOMAIN', 'DOMAIN_ALREADY_EXISTS', 'NOT_IMPLEMENTED'],
     },
     async (ctx) => {
@@ -141,7 +142,7 @@ export function resendDomainRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendListDomains',
       summary: 'Resend: list domains',
       query: resendPageQuery('dom'),
-      ok: { status: 200, schema: 'ResendDomainList', description: 'Domains' },
+      ok: { status: 200, schema: ResendDomainList, description: 'Domains' },
     },
     async (ctx, q) => {
       const { userId } = requireAuth(ctx);
@@ -158,7 +159,7 @@ export function resendDomainRoutes(deps: ApiDeps): RouteGroup {
       ids: { id: 'dom' },
       operationId: 'resendGetDomain',
       summary: 'Resend: one domain with its records',
-      ok: { status: 200, schema: 'ResendDomain', description: 'The domain' },
+      ok: { status: 200, schema: ResendDomain, description: 'The domain' },
       errors: ['DOMAIN_NOT_FOUND'],
     },
     async (ctx) => {
@@ -176,7 +177,7 @@ export function resendDomainRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendUpdateDomain',
       summary: 'Resend: update a domain (receiving capability)',
       body: updateBody,
-      ok: { status: 200, schema: 'ResendObjectId', description: 'Updated' },
+      ok: { status: 200, schema: ResendObjectId, description: 'Updated' },
       errors: ['DOMAIN_NOT_FOUND', 'NOT_IMPLEMENTED'],
     },
     async (ctx) => {
@@ -208,7 +209,7 @@ export function resendDomainRoutes(deps: ApiDeps): RouteGroup {
       ids: { id: 'dom' },
       operationId: 'resendRemoveDomain',
       summary: 'Resend: remove a domain that has never sent mail',
-      ok: { status: 200, schema: 'ResendDeleted', description: 'Removed' },
+      ok: { status: 200, schema: ResendDeleted, description: 'Removed' },
       errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_HAS_HISTORY'],
     },
     async (ctx) => {
@@ -227,7 +228,7 @@ export function resendDomainRoutes(deps: ApiDeps): RouteGroup {
       ids: { id: 'dom' },
       operationId: 'resendVerifyDomain',
       summary: 'Resend: check the published records now (synchronously, unlike Resend)',
-      ok: { status: 200, schema: 'ResendObjectId', description: 'Checked; GET the domain for its status' },
+      ok: { status: 200, schema: ResendObjectId, description: 'Checked; GET the domain for its status' },
       errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_VERIFIED_ELSEWHERE'],
     },
     async (ctx) => {

@@ -20,6 +20,7 @@ import { RESEND_TAG } from './resend-paths';
 import { resendPageQuery } from './resend-page';
 import { resendSendInput } from './resend-send-body';
 import { validateAs } from './resend-validate';
+import { ResendBatch, ResendEmail, ResendEmailList, ResendId, ResendObjectId } from './resend.responses';
 
 /** JSON carries attachments as base64 (4/3 of their size) plus the bodies and some structure: /v1's bound. */
 function sendBodyLimit(emailMaxSizeBytes: number): number {
@@ -92,7 +93,7 @@ export function resendEmailRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendSendEmail',
       summary: 'Resend: send an email (queued as POST /v1/emails queues it)',
       body: resendSendSchema,
-      ok: { status: 200, schema: 'ResendId', description: 'Queued: the email id' },
+      ok: { status: 200, schema: ResendId, description: 'Queued: the email id' },
       errors: [...SEND_ERRORS, 'NOT_IMPLEMENTED'],
       requestHeaders: { 'Idempotency-Key': 'As on POST /v1/emails' },
     },
@@ -119,7 +120,7 @@ export function resendEmailRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendSendBatch',
       summary: `Resend: send up to ${MAX_BATCH} emails, all queued or none (POST /v1/emails/batch)`,
       body: z.array(resendSendSchema).min(1).max(MAX_BATCH),
-      ok: { status: 200, schema: 'ResendBatch', description: 'Queued, in the order given' },
+      ok: { status: 200, schema: ResendBatch, description: 'Queued, in the order given' },
       errors: [...SEND_ERRORS, 'NOT_IMPLEMENTED'],
       requestHeaders: {
         'Idempotency-Key': 'As on POST /v1/emails/batch',
@@ -160,7 +161,7 @@ export function resendEmailRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendListEmails',
       summary: 'Resend: list sent emails, newest first',
       query: resendPageQuery('email'),
-      ok: { status: 200, schema: 'ResendEmailList', description: 'A page of emails' },
+      ok: { status: 200, schema: ResendEmailList, description: 'A page of emails' },
     },
     async (ctx, q) => {
       const { userId } = requireAuth(ctx);
@@ -177,7 +178,7 @@ export function resendEmailRoutes(deps: ApiDeps): RouteGroup {
       errorShape: 'resend',
       operationId: 'resendGetEmail',
       summary: 'Resend: one email',
-      ok: { status: 200, schema: 'ResendEmail', description: 'The email' },
+      ok: { status: 200, schema: ResendEmail, description: 'The email' },
       errors: ['EMAIL_NOT_FOUND'],
     },
     async (ctx) => {
@@ -196,7 +197,7 @@ export function resendEmailRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendUpdateEmail',
       summary: 'Resend: reschedule a scheduled email (PATCH /v1/emails/{id})',
       body: updateBody,
-      ok: { status: 200, schema: 'ResendObjectId', description: 'Rescheduled' },
+      ok: { status: 200, schema: ResendObjectId, description: 'Rescheduled' },
       errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_SCHEDULED'],
     },
     async (ctx) => {
@@ -223,7 +224,7 @@ export function resendEmailRoutes(deps: ApiDeps): RouteGroup {
       errorShape: 'resend',
       operationId: 'resendCancelEmail',
       summary: 'Resend: cancel a scheduled email',
-      ok: { status: 200, schema: 'ResendObjectId', description: 'Cancelled' },
+      ok: { status: 200, schema: ResendObjectId, description: 'Cancelled' },
       errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_CANCELLABLE'],
     },
     async (ctx) => {

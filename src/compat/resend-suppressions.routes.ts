@@ -1,26 +1,22 @@
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { readBody } from '../http/body';
 import type { ApiDeps } from '../http/context';
 import { requestActor, requireAuth } from '../http/context';
 import { RouteGroup } from '../http/route';
-import type { Database, SuppressionType } from '../db/schema';
-import type { SuppressionRow } from '../modules/suppressions/suppressions.repository';
-import {
-  findSuppression,
-  findSuppressionByEmail,
-  listSuppressions,
-} from '../modules/suppressions/suppressions.repository';
+import type { SuppressionType } from '../db/schema';
+import { listSuppressions } from '../modules/suppressions/suppressions.repository';
 import { createBody as v1CreateBody } from '../modules/suppressions/suppressions.routes';
+import type { SuppressionView } from '../modules/suppressions/suppressions.usecases';
 import {
   createSuppression,
+  getSuppression,
   removeSuppression,
-  suppressionNotFound,
+  suppressionView,
 } from '../modules/suppressions/suppressions.usecases';
-import { canonicalAddress } from '../modules/emails/address';
 import { resendPageQuery } from './resend-page';
 import { RESEND_TAG } from './resend-paths';
 import { validateAs } from './resend-validate';
+import { ResendDeleted, ResendObjectId, ResendSuppression, ResendSuppressionList } from './resend.responses';
 
 /** Resend's three origins over Mailroom's five types (docs/resend-compatibility.md). */
 const ORIGINS: Readonly<Record<SuppressionType, 'bounce' | 'complaint' | 'manual'>> = {
@@ -38,29 +34,14 @@ const listQuery = resendPageQuery('sup').extend({
   origin: z.enum(['bounce', 'complaint', 'manual']).optional(),
 });
 
-function entry(row: SuppressionRow) {
+function entry(view: SuppressionView) {
   return {
-    id: row.id,
-    email: row.email,
-    origin: ORIGINS[row.type],
-    source_id: row.source_email_id,
-    created_at: row.created_at,
+    id: view.id,
+    email: view.email,
+    origin: ORIGINS[view.type],
+    source_id: view.sourceEmailId,
+    created_at: view.createdAt,
   };
-}
-
-/** Resend's `get(idOrEmail)`: a `sup_` id, or the address itself. */
-async function findByIdOrEmail(
-  db: Kysely<Database>,
-  userId: string,
-  idOrEmail: string,
-): Promise<SuppressionRow> {
-  const row = idOrEmail.startsWith('sup_')
-    ? await findSuppression(db, userId, idOrEmail)
-    : idOrEmail.includes('@')
-      ? await findSuppressionByEmail(db, userId, canonicalAddress(idOrEmail.trim()))
-      : undefined;
-  if (!row) throw suppressionNotFound();
-  return row;
 }
 
 /** `/suppressions` as Resend's SDKs call it, on the /v1 suppression use cases. */
@@ -77,7 +58,7 @@ export function resendSuppressionRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendAddSuppression',
       summary: 'Resend: suppress an address (origin manual)',
       body: addBody,
-      ok: { status: 200, schema: 'ResendObjectId', description: 'Suppressed' },
+      ok: { status: 200, schema: ResendObjectId, description: 'Suppressed' },
       errors: ['SUPPRESSION_ALREADY_EXISTS'],
     },
     async (ctx) => {
@@ -97,7 +78,7 @@ export function resendSuppressionRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendListSuppressions',
       summary: 'Resend: list suppressed addresses, newest first',
       query: listQuery,
-      ok: { status: 200, schema: 'ResendSuppressionList', description: 'A page of suppressions' },
+      ok: { status: 200, schema: ResendSuppressionList, description: 'A page of suppressions' },
     },
     async (ctx, q) => {
       const { userId } = requireAuth(ctx);
@@ -107,7 +88,11 @@ export function resendSuppressionRoutes(deps: ApiDeps): RouteGroup {
         before: q.after,
         limit: q.limit + 1,
       });
-      ctx.body = { object: 'list', has_more: rows.length > q.limit, data: rows.slice(0, q.limit).map(entry) };
+      ctx.body = {
+        object: 'list',
+        has_more: rows.length > q.limit,
+        data: rows.slice(0, q.limit).map((row) => entry(suppressionView(row))),
+      };
     },
   );
 
@@ -118,13 +103,13 @@ export function resendSuppressionRoutes(deps: ApiDeps): RouteGroup {
       path: '/:idOrEmail',
       operationId: 'resendGetSuppression',
       summary: 'Resend: one suppression, by id or by address',
-      ok: { status: 200, schema: 'ResendSuppression', description: 'The suppression' },
+      ok: { status: 200, schema: ResendSuppression, description: 'The suppression' },
       errors: ['SUPPRESSION_NOT_FOUND'],
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
-      const row = await findByIdOrEmail(db, userId, ctx.params.idOrEmail ?? '');
-      ctx.body = { object: 'suppression', ...entry(row) };
+      const view = await getSuppression({ db, userId, idOrEmail: ctx.params.idOrEmail ?? '' });
+      ctx.body = { object: 'suppression', ...entry(view) };
     },
   );
 
@@ -135,13 +120,13 @@ export function resendSuppressionRoutes(deps: ApiDeps): RouteGroup {
       path: '/:idOrEmail',
       operationId: 'resendRemoveSuppression',
       summary: 'Resend: remove a suppression, by id or by address',
-      ok: { status: 200, schema: 'ResendDeleted', description: 'Removed' },
+      ok: { status: 200, schema: ResendDeleted, description: 'Removed' },
       errors: ['SUPPRESSION_NOT_FOUND'],
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
-      const row = await findByIdOrEmail(db, userId, ctx.params.idOrEmail ?? '');
-      const removed = await removeSuppression({ db, userId, actor: requestActor(ctx), id: row.id });
+      const idOrEmail = ctx.params.idOrEmail ?? '';
+      const removed = await removeSuppression({ db, userId, actor: requestActor(ctx), idOrEmail });
       ctx.body = { object: 'suppression', id: removed.id, deleted: true };
     },
   );

@@ -21,6 +21,13 @@ import { featureNotImplemented } from './resend-errors';
 import { resendPage, resendPageQuery } from './resend-page';
 import { RESEND_TAG } from './resend-paths';
 import { validateAs } from './resend-validate';
+import {
+  ResendCreatedWebhook,
+  ResendDeleted,
+  ResendObjectId,
+  ResendWebhook,
+  ResendWebhookList,
+} from './resend.responses';
 
 const NAMES = new Map([
   ['url', 'endpoint'],
@@ -79,7 +86,7 @@ export function resendWebhookRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendCreateWebhook',
       summary: 'Resend: register an endpoint; the signing secret is shown once',
       body: createBody,
-      ok: { status: 200, schema: 'ResendCreatedWebhook', description: 'Created' },
+      ok: { status: 200, schema: ResendCreatedWebhook, description: 'Created' },
       errors: ['WEBHOOK_LIMIT_REACHED', 'NOT_IMPLEMENTED'],
     },
     async (ctx) => {
@@ -107,7 +114,7 @@ export function resendWebhookRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendListWebhooks',
       summary: 'Resend: list endpoints',
       query: resendPageQuery('whk'),
-      ok: { status: 200, schema: 'ResendWebhookList', description: 'Endpoints' },
+      ok: { status: 200, schema: ResendWebhookList, description: 'Endpoints' },
     },
     async (ctx, q) => {
       const { userId } = requireAuth(ctx);
@@ -123,7 +130,7 @@ export function resendWebhookRoutes(deps: ApiDeps): RouteGroup {
       ids: { id: 'whk' },
       operationId: 'resendGetWebhook',
       summary: 'Resend: one endpoint (without its secret, which is shown only once)',
-      ok: { status: 200, schema: 'ResendWebhook', description: 'The endpoint' },
+      ok: { status: 200, schema: ResendWebhook, description: 'The endpoint' },
       errors: ['WEBHOOK_NOT_FOUND'],
     },
     async (ctx) => {
@@ -142,7 +149,7 @@ export function resendWebhookRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendUpdateWebhook',
       summary: 'Resend: change an endpoint’s URL, events or status',
       body: updateBody,
-      ok: { status: 200, schema: 'ResendObjectId', description: 'Updated' },
+      ok: { status: 200, schema: ResendObjectId, description: 'Updated' },
       errors: ['WEBHOOK_NOT_FOUND', 'NOT_IMPLEMENTED'],
     },
     async (ctx) => {
@@ -179,7 +186,7 @@ export function resendWebhookRoutes(deps: ApiDeps): RouteGroup {
       ids: { id: 'whk' },
       operationId: 'resendRemoveWebhook',
       summary: 'Resend: remove an endpoint',
-      ok: { status: 200, schema: 'ResendDeleted', description: 'Removed' },
+      ok: { status: 200, schema: ResendDeleted, description: 'Removed' },
       errors: ['WEBHOOK_NOT_FOUND'],
     },
     async (ctx) => {

@@ -140,8 +140,8 @@ export const configTable = {
   injectPort: key(
     'MTA_INJECT_PORT',
     port,
-    '2526',
-    'Loopback-only port where the worker hands outbound mail to the MTA. Never exposed.',
+    '0',
+    'Loopback-only port where the worker hands outbound mail to the MTA. Never exposed. `0` (default): a free port chosen at each start by `npm start` / `node dist/src/main.js` and handed to the worker and MTA, so two appliances on one host do not collide; pin a port when the worker and the MTA run under separate supervisors.',
   ),
   bindAddress: key('BIND_ADDRESS', str, '0.0.0.0', 'Address the public listeners (HTTP, SMTP) bind to.'),
   dataDir: key(

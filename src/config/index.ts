@@ -3,3 +3,4 @@ export { ConfigError, loadConfig, parseConfig, resolveSecretKey, sqlitePath } fr
 export type { Config, ConfigKey } from './config-table';
 export { configTable } from './config-table';
 export { invokingUser, processEnv } from './process-env';
+export { mailHostnameWarning } from './mail-hostname-warning';

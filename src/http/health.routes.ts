@@ -4,6 +4,7 @@ import { storageGuardFor } from '../shared/disk-space';
 import type { ApiDeps } from './context';
 import type { Handler } from './route';
 import { RouteGroup } from './route';
+import { HealthView, ReadyView } from './health.responses';
 
 interface Check {
   ok: boolean;
@@ -40,7 +41,7 @@ export function healthRoutes(deps: ApiDeps): RouteGroup {
       auth: 'none',
       operationId: 'health',
       summary: 'Liveness; checks no dependency',
-      ok: { status: 200, schema: 'Health', description: 'Alive' },
+      ok: { status: 200, schema: HealthView, description: 'Alive' },
     },
     (ctx) => {
       ctx.body = { status: 'ok' };
@@ -72,11 +73,11 @@ export function healthRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'ready',
       summary:
         'Readiness: database, queue store, free disk space, MTA (503 `unavailable` when a store fails or a volume is under DISK_FREE_FLOOR_MB; 200 `degraded` when only the MTA is down)',
-      ok: { status: 200, schema: 'Ready', description: 'Ready (`ok`) or `degraded`: only the MTA is down' },
+      ok: { status: 200, schema: ReadyView, description: 'Ready (`ok`) or `degraded`: only the MTA is down' },
       otherResponses: {
         '503': {
           description: '`unavailable`: the database or queue store failed, or disk space is under the floor',
-          schema: 'Ready',
+          schema: ReadyView,
         },
       },
     },

@@ -4,10 +4,12 @@ import { migrate, openDb } from '../db/connect';
 import { SessionSigner } from '../modules/accounts/sessions';
 import { exitOnFatal } from '../shared/fatal';
 import { createLogger } from '../shared/logger';
+import { listenFailure } from '../shared/listen-failure';
 import { createApp } from './app';
 import { startApiWriter } from './api-writer';
 import { stopWhenParentGoes } from '../shared/parent-watch';
 import { restrictNewFiles } from '../shared/private-files';
+import { reportReady } from '../shared/process-ready';
 
 /** The api process: `node dist/src/http/main.js`. */
 async function main(): Promise<void> {
@@ -32,10 +34,13 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 5_000;
   server.requestTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) =>
+      reject(listenFailure({ setting: 'PORT', host: config.bindAddress, port: config.port }, err) ?? err),
+    );
     server.listen(config.port, config.bindAddress, resolve);
   });
   log.info({ event: 'api_started', port: config.port, bindAddress: config.bindAddress }, 'api listening');
+  reportReady();
 
   let stopping = false;
   const stop = (signal: string): void => {

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { resendNamesOf } from '../compat/resend-errors';
-import { RESEND_SCHEMAS } from '../compat/resend-schemas';
+import { ResendError } from '../compat/resend.responses';
 import { errorStatus } from '../shared/app-error';
 import type { ApiDeps } from './context';
-import type { JsonSchema } from './openapi-schemas';
-import { ref, RESPONSE_SCHEMAS } from './openapi-schemas';
+import { ErrorBody } from './error-body.schema';
 import type { Auth, Operation } from './route';
 import { RouteGroup } from './route';
 
@@ -27,9 +26,48 @@ const PARAM_DOC: Readonly<Record<string, string>> = {
   id: 'The resource id (operator routes: an account id or its email address)',
   domainId: 'Domain id (`dom_…`)',
   keyId: 'API key id (`key_…`)',
+  idOrEmail: 'The suppression id (`sup_…`) or the suppressed address (URL-encoded)',
   attachmentId: 'Attachment id, as listed in the message’s `attachments`',
   ownerId: 'Account id (`usr_…`)',
 };
+
+type JsonSchema = Record<string, unknown>;
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+/** The `components.schemas` name of a response schema: the id its `.meta({ id })` gave it. */
+function schemaId(schema: z.ZodType): string {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (id === undefined) throw new Error('openapi: a response schema has no .meta({ id })');
+  return id;
+}
+
+/** The bounds zod gives every `.int()`: noise in a document. */
+const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
+
+/**
+ * Every schema declared with an id (the response views and their parts), as
+ * `components.schemas`, each nested one by `$ref`. The regex zod attaches to its date formats
+ * and the safe-integer bounds it attaches to `.int()` are left out: `format` says it.
+ */
+function responseComponents(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    io: 'output',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === 'date-time' || jsonSchema.format === 'date') delete jsonSchema.pattern;
+      if (SAFE_INTEGER_BOUNDS.has(jsonSchema.minimum as number)) delete jsonSchema.minimum;
+      if (SAFE_INTEGER_BOUNDS.has(jsonSchema.maximum as number)) delete jsonSchema.maximum;
+    },
+  });
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return schemas;
+}
 
 /** What the route validates with, as JSON Schema 2020-12: the input side (before transforms). */
 function fromZod(schema: z.ZodType): JsonSchema {
@@ -65,11 +103,16 @@ function errorResponses(op: Operation): Record<string, unknown> {
       op.errorShape === 'resend'
         ? {
             allOf: [
-              ref('ResendError'),
+              ref(schemaId(ResendError)),
               { properties: { name: { enum: [...new Set(codes.flatMap(resendNamesOf))] } } },
             ],
           }
-        : { allOf: [ref('Error'), { properties: { error: { properties: { code: { enum: codes } } } } }] };
+        : {
+            allOf: [
+              ref(schemaId(ErrorBody)),
+              { properties: { error: { properties: { code: { enum: codes } } } } },
+            ],
+          };
     out[String(status)] = {
       description: codes.join(', '),
       content: { 'application/json': { schema } },
@@ -113,7 +156,7 @@ function successResponse(op: Operation): unknown {
   return {
     description: ok.description,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
-    content: { [contentType]: { schema: ok.schema ? ref(ok.schema) : { type: 'string' } } },
+    content: { [contentType]: { schema: ok.schema ? ref(schemaId(ok.schema)) : { type: 'string' } } },
   };
 }
 
@@ -124,7 +167,7 @@ function operation(op: Operation): unknown {
       status,
       {
         description: r.description,
-        ...(r.schema ? { content: { 'application/json': { schema: ref(r.schema) } } } : {}),
+        ...(r.schema ? { content: { 'application/json': { schema: ref(schemaId(r.schema)) } } } : {}),
       },
     ]),
   );
@@ -154,6 +197,10 @@ function operation(op: Operation): unknown {
   };
 }
 
+const OpenApiDocumentView = z
+  .looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) })
+  .meta({ id: 'OpenApiDocument' });
+
 export interface OpenApiDocument {
   readonly openapi: string;
   readonly info: Record<string, unknown>;
@@ -165,7 +212,7 @@ export interface OpenApiDocument {
  * The API's OpenAPI 3.1 document, built from the routes' own declarations (route.ts):
  * one operation per registered route, request schemas generated from the zod schemas
  * the routes validate with, error statuses as `defineError` declared them, response
- * schemas from openapi-schemas.ts.
+ * schemas from the zod schemas declared beside the views.
  */
 export function buildOpenApiDocument(options: {
   readonly baseUrl: string;
@@ -192,7 +239,7 @@ export function buildOpenApiDocument(options: {
     tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { ...RESPONSE_SCHEMAS, ...RESEND_SCHEMAS },
+      schemas: responseComponents(),
       securitySchemes: {
         apiKey: {
           type: 'http',
@@ -235,7 +282,7 @@ export function openApiRoutes(deps: Pick<ApiDeps, 'config' | 'db' | 'sessions'>)
       auth: 'none',
       operationId: 'openapi',
       summary: 'This document',
-      ok: { status: 200, schema: 'OpenApiDocument', description: 'The OpenAPI 3.1 document' },
+      ok: { status: 200, schema: OpenApiDocumentView, description: 'The OpenAPI 3.1 document' },
     },
     (ctx) => {
       if (!served) throw new Error('the OpenAPI document was not published');

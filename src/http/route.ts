@@ -39,8 +39,11 @@ export interface RouteDoc {
   readonly ok: {
     readonly status: number;
     readonly description: string;
-    /** A components.schemas name; JSON unless `contentType` says otherwise. */
-    readonly schema?: string;
+    /**
+     * The zod schema of the body, declared beside its view with `.meta({ id })` (it becomes
+     * `components.schemas.<id>`); JSON unless `contentType` says otherwise.
+     */
+    readonly schema?: z.ZodType;
     readonly contentType?: string;
   };
   /**
@@ -67,7 +70,7 @@ export interface RouteDoc {
   readonly sendingKey?: true;
   /** Non-error responses besides `ok` (304, the 503 of /ready). */
   readonly otherResponses?: Readonly<
-    Record<string, { readonly description: string; readonly schema?: string }>
+    Record<string, { readonly description: string; readonly schema?: z.ZodType }>
   >;
 }
 

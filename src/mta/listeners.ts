@@ -1,4 +1,6 @@
 import net from 'node:net';
+import type { AppConfig } from '../config';
+import type { ListenerSpec } from '../shared/listen-failure';
 
 /**
  * Haraka listens on two ports in one process: the public MX (BIND_ADDRESS:SMTP_PORT)
@@ -25,4 +27,19 @@ export function isLoopback(ip: string | null | undefined): boolean {
   const address = mapped ?? ip;
   const family = net.isIPv4(address) ? 'ipv4' : net.isIPv6(address) ? 'ipv6' : undefined;
   return family !== undefined && LOOPBACK.check(address, family);
+}
+
+/** Haraka's listeners, named by their settings, as src/mta/render-config.ts lists them in smtp.ini. */
+export function mtaListeners(
+  config: Pick<AppConfig, 'bindAddress' | 'smtpPort' | 'injectPort' | 'submissionPort' | 'smtpsPort'>,
+): ListenerSpec[] {
+  const host = config.bindAddress;
+  return [
+    { setting: 'SMTP_PORT', host, port: config.smtpPort },
+    { setting: 'MTA_INJECT_PORT', host: '127.0.0.1', port: config.injectPort },
+    ...(config.submissionPort === 0
+      ? []
+      : [{ setting: 'SUBMISSION_PORT', host, port: config.submissionPort }]),
+    ...(config.smtpsPort === 0 ? [] : [{ setting: 'SMTPS_PORT', host, port: config.smtpsPort }]),
+  ];
 }

@@ -5,6 +5,8 @@ import { exitOnFatal } from '../shared/fatal';
 import { createLogger } from '../shared/logger';
 import { runHarakaInProcess, waitForGreeting } from './haraka-process';
 import { closeMtaRuntime } from './mta-runtime';
+import { mtaListeners } from './listeners';
+import { checkListeners } from '../shared/listen-failure';
 import { renderMtaConfig } from './render-config';
 import { restrictNewFiles } from '../shared/private-files';
 
@@ -22,6 +24,16 @@ const READY_TIMEOUT_MS = 30_000;
 async function main(): Promise<void> {
   const { config } = loadConfig();
   const logger = createLogger({ level: config.logLevel, process: 'mta' });
+  // Haraka answers a port in use with a stack trace and exit -1, which the supervisor
+  // would restart forever: bind each listener first and exit 71 with one line naming
+  // the setting (issue 21 item 3). A port taken in the moment between is still
+  // caught by the supervisor's give-up on repeated start-up failures.
+  if (config.injectPort === 0) {
+    throw new Error(
+      'MTA_INJECT_PORT is 0 (a port chosen at start by node dist/src/main.js): set it when the mta runs without that supervisor',
+    );
+  }
+  await checkListeners(mtaListeners(config));
 
   const rendered = renderMtaConfig(config);
   logger.info(

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listenFailure } from '../shared/listen-failure';
 
 export interface HealthServerOptions {
   readonly port: number;
@@ -41,9 +42,11 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   server.requestTimeout = 5_000;
   server.headersTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const onError = (err: Error): void =>
+      reject(listenFailure({ setting: 'WORKER_PORT', host: options.host, port: options.port }, err) ?? err);
+    server.once('error', onError);
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.off('error', onError);
       resolve();
     });
   });

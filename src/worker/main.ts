@@ -7,6 +7,7 @@ import { createHandlers, seedSchedules } from './handlers';
 import { startWorker } from './start-worker';
 import { stopWhenParentGoes } from '../shared/parent-watch';
 import { restrictNewFiles } from '../shared/private-files';
+import { reportReady } from '../shared/process-ready';
 
 /** How long shutdown waits for running handlers; the rest come back through lease expiry. */
 const STOP_DEADLINE_MS = 5_000;
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     },
   });
   await seedSchedules({ db, config });
+  reportReady();
 
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {

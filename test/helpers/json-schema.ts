@@ -2,7 +2,7 @@
  * A small JSON Schema 2020-12 checker for the subset the OpenAPI document uses
  * (type, enum, const, properties, required, items, additionalProperties, allOf,
  * anyOf, local $ref). Strict: an object checked against a schema that lists
- * `required` (every response shape in openapi-schemas.ts) may not carry a
+ * `required`, or is closed (every zod response object), may not carry a
  * property the schema does not declare, so a view that grows a field fails.
  */
 export type Schema = Readonly<Record<string, unknown>>;
@@ -79,7 +79,9 @@ export function checkSchema(
       }
     }
     const isShape = Array.isArray(s.required) || Array.isArray(s.allOf);
-    if (strict && isShape && s.additionalProperties === undefined) {
+    // A closed object (`additionalProperties: false`, every zod response object) or, under
+    // `strict`, any shape: a property the schema does not declare is a problem.
+    if (s.additionalProperties === false || (strict && isShape && s.additionalProperties === undefined)) {
       const known = declared(root, s);
       for (const name of Object.keys(obj))
         if (!known.has(name)) errors.push(`${at}: undeclared property ${name}`);

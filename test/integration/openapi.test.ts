@@ -176,8 +176,13 @@ describe('OpenAPI document on a running appliance', () => {
     conforms('post', '/v1/suppressions', supp);
     conforms('get', '/v1/suppressions', await api.get('/v1/suppressions', { token: apiKey }));
     conforms(
+      'get',
+      '/v1/suppressions/{idOrEmail}',
+      await api.get('/v1/suppressions/gone%40example.org', { token: apiKey }),
+    );
+    conforms(
       'delete',
-      '/v1/suppressions/{id}',
+      '/v1/suppressions/{idOrEmail}',
       await api.delete(`/v1/suppressions/${supp.body.id}`, { token: apiKey }),
     );
     conforms('get', '/v1/settings', await api.get('/v1/settings', { token: apiKey }));

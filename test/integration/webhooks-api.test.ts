@@ -20,6 +20,7 @@ interface WebhookBody {
   consecutiveFailures: number;
   createdAt: string;
   secret?: string;
+  warnings?: string[];
   attempts?: unknown[];
 }
 
@@ -89,6 +90,20 @@ describe('/v1/webhooks: endpoints, secrets and isolation', () => {
       assert.equal(bytes.indexOf(secret.slice('whsec_'.length)), -1, `${file} holds the secret`);
     }
     assert.ok(!app.lines.join('\n').includes(secret.slice(6)), 'the secret was logged');
+  });
+
+  it('accepts a host that does not resolve, with a warning saying so (issue 21 item 3)', async () => {
+    const res = await create({ url: 'https://typo.hooks.example.com/mail', events: ['email.sent'] });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.warnings?.length, 1, res.text);
+    assert.match(res.body.warnings?.[0] ?? '', /^url: typo\.hooks\.example\.com has no A or AAAA record/);
+    assert.match(res.body.warnings?.[0] ?? '', /disabled/);
+    const resolving = await create({ url: 'https://hooks.example.com/ok', events: ['email.sent'] });
+    assert.equal(resolving.status, 201, resolving.text);
+    assert.equal(resolving.body.warnings, undefined);
+    for (const id of [res.body.id, resolving.body.id]) {
+      assert.equal((await app.api.delete(`/v1/webhooks/${id}`, { token: apiKey })).status, 200);
+    }
   });
 
   it('validates url and events', async () => {

@@ -1,5 +1,5 @@
 import type { Config, ConfigProblem } from '../../config';
-import { ConfigError, parseConfig } from '../../config';
+import { ConfigError, mailHostnameWarning, parseConfig } from '../../config';
 import type { CheckResult } from './check-result';
 import { result } from './check-result';
 
@@ -23,12 +23,12 @@ export function checkConfig(env: NodeJS.ProcessEnv): { config: Config | null; ch
   }
   const hints: string[] = [];
   const given = (k: string): boolean => env[k] !== undefined && env[k] !== '';
-  if (!given('MAIL_HOSTNAME'))
+  const hostnameWarning = mailHostnameWarning(config);
+  if (hostnameWarning !== undefined) hints.push(hostnameWarning);
+  else if (!given('MAIL_HOSTNAME'))
     hints.push(
       `MAIL_HOSTNAME is unset, so the OS host name "${config.mailHostname}" is used in the banner and HELO: set the public name of this mail host.`,
     );
-  else if (!config.mailHostname.includes('.'))
-    hints.push(`MAIL_HOSTNAME "${config.mailHostname}" is not a fully qualified name.`);
   if (!given('BASE_URL')) hints.push(`BASE_URL is unset (${config.baseUrl}): set the public URL of the API.`);
   if (config.internalApiToken === undefined)
     hints.push('INTERNAL_API_TOKEN is unset: /metrics and /internal/* answer 401.');

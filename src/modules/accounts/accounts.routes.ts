@@ -6,6 +6,7 @@ import type { RateLimiter } from '../../http/rate-limiter';
 import { RouteGroup } from '../../http/route';
 import { changePasswordBody, loginBody, registerBody } from './accounts.schemas';
 import { changePassword, getAccount, login, register } from './accounts.usecases';
+import { MeView, SessionView } from './accounts.responses';
 
 /**
  * Credential bodies are read before any authentication: a few fields, so a small cap keeps an
@@ -27,7 +28,7 @@ export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): Ro
       operationId: 'register',
       summary: 'Create an account; answers a session token',
       body: registerBody,
-      ok: { status: 201, schema: 'Session', description: 'Registered' },
+      ok: { status: 201, schema: SessionView, description: 'Registered' },
       errors: ['EMAIL_ALREADY_REGISTERED'],
     },
     async (ctx) => {
@@ -46,7 +47,7 @@ export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): Ro
       operationId: 'login',
       summary: 'Exchange email and password for a session token',
       body: loginBody,
-      ok: { status: 200, schema: 'Session', description: 'Logged in' },
+      ok: { status: 200, schema: SessionView, description: 'Logged in' },
       errors: ['INVALID_CREDENTIALS', 'ACCOUNT_SUSPENDED'],
     },
     async (ctx) => {
@@ -62,7 +63,7 @@ export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): Ro
       auth: 'either',
       operationId: 'me',
       summary: 'The calling account',
-      ok: { status: 200, schema: 'Me', description: 'The account' },
+      ok: { status: 200, schema: MeView, description: 'The account' },
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
@@ -80,7 +81,7 @@ export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): Ro
       operationId: 'changePassword',
       summary: 'Change the password; ends every earlier session and answers a fresh one',
       body: changePasswordBody,
-      ok: { status: 200, schema: 'Session', description: 'Changed' },
+      ok: { status: 200, schema: SessionView, description: 'Changed' },
       errors: ['INVALID_CREDENTIALS'],
     },
     async (ctx) => {

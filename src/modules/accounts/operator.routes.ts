@@ -4,8 +4,9 @@ import { operatorActor } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { operatorLimitsBody, suspendBody } from './accounts.schemas';
 import { reinstateAccount, setAccountLimits, suspendAccount } from './accounts.usecases';
+import { OperatorAccountView } from './accounts.responses';
 
-const account = (description: string) => ({ status: 200, schema: 'OperatorAccount', description });
+const account = (description: string) => ({ status: 200, schema: OperatorAccountView, description });
 
 /** Operator interface (`X-Internal-Token`); the same actions exist as `npm run ctl -- accounts …`. */
 export function operatorRoutes(deps: ApiDeps): RouteGroup {

@@ -8,6 +8,7 @@ import { requestActor, requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { listKeys } from './api-keys.repository';
 import { apiKeyView, createApiKey, revokeApiKey } from './api-keys.usecases';
+import { ApiKeyList, ApiKeyView, CreatedApiKeyView } from './api-keys.responses';
 
 export const createBody = z
   .strictObject({
@@ -49,7 +50,7 @@ export function apiKeyRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'createApiKey',
       summary: 'Create an API key (session or full_access key); the token is shown once',
       body: createBody,
-      ok: { status: 201, schema: 'CreatedApiKey', description: 'Created' },
+      ok: { status: 201, schema: CreatedApiKeyView, description: 'Created' },
       errors: ['DOMAIN_NOT_FOUND'],
     },
     async (ctx) => {
@@ -67,7 +68,7 @@ export function apiKeyRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'listApiKeys',
       summary: 'List the account’s keys (never their tokens)',
-      ok: { status: 200, schema: 'ApiKeyList', description: 'Keys' },
+      ok: { status: 200, schema: ApiKeyList, description: 'Keys' },
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
@@ -83,7 +84,7 @@ export function apiKeyRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'revokeApiKey',
       summary: 'Revoke a key (session or full_access key); effective immediately',
-      ok: { status: 200, schema: 'ApiKey', description: 'The revoked key' },
+      ok: { status: 200, schema: ApiKeyView, description: 'The revoked key' },
       errors: ['API_KEY_NOT_FOUND'],
     },
     async (ctx) => {

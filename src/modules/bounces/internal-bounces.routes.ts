@@ -5,6 +5,7 @@ import { validationError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { storeRawMessage } from '../inbound/raw-store';
 import { enqueueBounceReport } from './intake-payload';
+import { BounceAccepted } from './bounces.responses';
 
 /** Reports larger than this are refused (413): real DSNs and ARF reports are far smaller. */
 export const MAX_REPORT_BYTES = 10 * 1024 * 1024;
@@ -25,7 +26,7 @@ export function internalBounceRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'submitBounceReport',
       summary: 'Submit a raw bounce or complaint report (DSN, ARF); 202 once stored and queued',
       rawBody: { contentType: 'message/rfc822', description: 'The raw report, any content type' },
-      ok: { status: 202, schema: 'BounceAccepted', description: 'Queued for processing' },
+      ok: { status: 202, schema: BounceAccepted, description: 'Queued for processing' },
       errors: ['PAYLOAD_TOO_LARGE'],
     },
     async (ctx) => {

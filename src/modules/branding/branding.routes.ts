@@ -15,6 +15,7 @@ import {
   uploadLogo,
 } from './branding.usecases';
 import { LOGO_EXTENSION } from './logo-type';
+import { BrandingResponse } from './branding.responses';
 
 /** Footer text: any characters but the C0 controls (NUL included) other than tab and line breaks. */
 const footerPart = (max: number) =>
@@ -39,7 +40,7 @@ export function brandingRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'getBranding',
       summary: 'The account’s logo and footer',
-      ok: { status: 200, schema: 'Branding', description: 'Branding' },
+      ok: { status: 200, schema: BrandingResponse, description: 'Branding' },
     },
     async (ctx) => {
       ctx.body = await getBranding(base(requireAuth(ctx).userId));
@@ -55,7 +56,7 @@ export function brandingRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'uploadLogo',
       summary: 'Upload the logo (PNG, JPEG or SVG, at most 512 KiB); the body is the image',
       rawBody: { contentType: 'image/*', description: 'The image bytes (`curl --data-binary @logo.png`)' },
-      ok: { status: 200, schema: 'Branding', description: 'Branding' },
+      ok: { status: 200, schema: BrandingResponse, description: 'Branding' },
       errors: ['INVALID_LOGO', 'LOGO_TOO_LARGE'],
     },
     async (ctx) => {
@@ -86,7 +87,7 @@ export function brandingRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'deleteLogo',
       summary: 'Remove the logo',
-      ok: { status: 200, schema: 'Branding', description: 'Branding' },
+      ok: { status: 200, schema: BrandingResponse, description: 'Branding' },
       errors: ['LOGO_NOT_FOUND'],
     },
     async (ctx) => {
@@ -103,7 +104,7 @@ export function brandingRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'setFooter',
       summary: 'Replace the footer added to outgoing mail (`{{logo_url}}` allowed)',
       body: footerBody,
-      ok: { status: 200, schema: 'Branding', description: 'Branding' },
+      ok: { status: 200, schema: BrandingResponse, description: 'Branding' },
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);

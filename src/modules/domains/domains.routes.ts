@@ -14,6 +14,7 @@ import {
   updateDomain,
   verifyDomain,
 } from './domains.usecases';
+import { DeletedDomain, DomainList, DomainView, VerificationView } from './domains.responses';
 
 /** `/v1/domains`: sending domains, their DNS records and verification. API key or session. */
 export function domainRoutes(deps: ApiDeps): RouteGroup {
@@ -37,7 +38,7 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'createDomain',
       summary: 'Add a sending domain; answers the DNS records to publish',
       body: createDomainBody,
-      ok: { status: 201, schema: 'Domain', description: 'Added (status PENDING)' },
+      ok: { status: 201, schema: DomainView, description: 'Added (status PENDING)' },
       errors: ['INVALID_DOMAIN', 'DOMAIN_ALREADY_EXISTS'],
     },
     async (ctx) => {
@@ -55,7 +56,7 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'listDomains',
       summary: 'List the account’s domains',
-      ok: { status: 200, schema: 'DomainList', description: 'Domains' },
+      ok: { status: 200, schema: DomainList, description: 'Domains' },
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
@@ -71,7 +72,7 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'getDomain',
       summary: 'One domain with its records',
-      ok: { status: 200, schema: 'Domain', description: 'The domain' },
+      ok: { status: 200, schema: DomainView, description: 'The domain' },
       errors: ['DOMAIN_NOT_FOUND'],
     },
     async (ctx) => {
@@ -89,7 +90,7 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'updateDomain',
       summary: 'Receiving and sender settings',
       body: patchDomainBody,
-      ok: { status: 200, schema: 'Domain', description: 'Updated domain' },
+      ok: { status: 200, schema: DomainView, description: 'Updated domain' },
       errors: ['DOMAIN_NOT_FOUND'],
     },
     async (ctx) => {
@@ -114,7 +115,7 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'deleteDomain',
       summary: 'Delete a domain that has never sent mail',
-      ok: { status: 200, schema: 'DeletedDomain', description: 'Deleted' },
+      ok: { status: 200, schema: DeletedDomain, description: 'Deleted' },
       errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_HAS_HISTORY'],
     },
     async (ctx) => {
@@ -138,7 +139,7 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
       summary: 'Check the published records now; SPF and DKIM passing makes the domain VERIFIED',
       ok: {
         status: 200,
-        schema: 'Verification',
+        schema: VerificationView,
         description: 'The verification result (also when not verified)',
       },
       errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_VERIFIED_ELSEWHERE'],

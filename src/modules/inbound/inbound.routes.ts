@@ -13,6 +13,8 @@ import {
   markInbound,
   openInbound,
 } from './inbound.usecases';
+import { InboundMessageView, InboundPage } from './inbound.responses';
+import { Deleted } from '../../http/response-schema';
 
 /** `/v1/inbound`: received mail of the calling account (spec: Inbound mail). */
 export function inboundRoutes(deps: ApiDeps): RouteGroup {
@@ -26,7 +28,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'listInbound',
       summary: 'List received messages, newest first',
       query: listInboundQuery,
-      ok: { status: 200, schema: 'InboundPage', description: 'A page of message summaries' },
+      ok: { status: 200, schema: InboundPage, description: 'A page of message summaries' },
     },
     async (ctx, q) => {
       const { userId } = requireAuth(ctx);
@@ -53,7 +55,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'getInbound',
       summary: 'One received message; marks it read',
-      ok: { status: 200, schema: 'InboundMessage', description: 'The message' },
+      ok: { status: 200, schema: InboundMessageView, description: 'The message' },
       errors: ['EMAIL_NOT_FOUND'],
     },
     async (ctx) => {
@@ -71,7 +73,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'markInbound',
       summary: 'Mark read or unread',
       body: patchInboundBody,
-      ok: { status: 200, schema: 'InboundMessage', description: 'The message' },
+      ok: { status: 200, schema: InboundMessageView, description: 'The message' },
       errors: ['EMAIL_NOT_FOUND'],
     },
     async (ctx) => {
@@ -89,7 +91,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'deleteInbound',
       summary: 'Delete a received message and its attachments',
-      ok: { status: 200, schema: 'Deleted', description: 'Deleted' },
+      ok: { status: 200, schema: Deleted, description: 'Deleted' },
       errors: ['EMAIL_NOT_FOUND'],
     },
     async (ctx) => {

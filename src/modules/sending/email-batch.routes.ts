@@ -15,6 +15,7 @@ import {
 import type { SendEmailInput } from './emails.schemas';
 import { oversizedCollections, sendEmailBody } from './emails.schemas';
 import { sendEmailBatch } from './send-email';
+import { BatchAccepted } from './sending.responses';
 
 /** Messages a batch may hold (issue 20: Resend's batch limit). */
 export const MAX_BATCH = 100;
@@ -63,7 +64,7 @@ export function defineBatchSend(routes: RouteGroup, deps: ApiDeps, bodyLimit: nu
       operationId: 'sendEmailBatch',
       summary: `Queue up to ${MAX_BATCH} messages in one transaction: all are queued or none`,
       body: sendBatchBody,
-      ok: { status: 202, schema: 'BatchAccepted', description: 'Queued, in the order given' },
+      ok: { status: 202, schema: BatchAccepted, description: 'Queued, in the order given' },
       errors: SEND_ERRORS,
       requestHeaders: SEND_REQUEST_HEADERS,
       responseHeaders: SEND_RESPONSE_HEADERS,

@@ -21,6 +21,8 @@ import {
   SEND_RESPONSE_HEADERS,
   sendDeps,
 } from './send-request';
+import { SendAccepted } from '../sending/sending.responses';
+import { EmailPage, EmailView } from '../emails/emails.responses';
 
 /** `/v1/emails`: send, list, retrieve, cancel. */
 export function emailRoutes(deps: ApiDeps): RouteGroup {
@@ -51,7 +53,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'sendEmail',
       summary: 'Queue a message (202 once durably queued; not delivered)',
       body: sendEmailBody,
-      ok: { status: 202, schema: 'SendAccepted', description: 'Queued' },
+      ok: { status: 202, schema: SendAccepted, description: 'Queued' },
       errors: SEND_ERRORS,
       requestHeaders: SEND_REQUEST_HEADERS,
       responseHeaders: SEND_RESPONSE_HEADERS,
@@ -69,7 +71,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'listEmails',
       summary: 'List messages, newest first (keyset pages)',
       query: listEmailsQuery,
-      ok: { status: 200, schema: 'EmailPage', description: 'A page of messages (no events)' },
+      ok: { status: 200, schema: EmailPage, description: 'A page of messages (no events)' },
     },
     async (ctx, q) => {
       const { userId } = requireAuth(ctx);
@@ -97,7 +99,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'getEmail',
       summary: 'One message with recipients and events',
-      ok: { status: 200, schema: 'Email', description: 'The message' },
+      ok: { status: 200, schema: EmailView, description: 'The message' },
       errors: ['EMAIL_NOT_FOUND'],
     },
     async (ctx) => {
@@ -115,7 +117,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'rescheduleEmail',
       summary: 'Move a still-scheduled message to another time',
       body: rescheduleBody,
-      ok: { status: 200, schema: 'Email', description: 'The rescheduled message' },
+      ok: { status: 200, schema: EmailView, description: 'The rescheduled message' },
       errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_SCHEDULED'],
     },
     async (ctx) => {
@@ -141,7 +143,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'cancelEmail',
       summary: 'Cancel a message still queued (typically scheduled)',
-      ok: { status: 200, schema: 'Email', description: 'The cancelled message' },
+      ok: { status: 200, schema: EmailView, description: 'The cancelled message' },
       errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_CANCELLABLE'],
     },
     async (ctx) => {

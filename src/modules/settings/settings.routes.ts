@@ -4,6 +4,7 @@ import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { getSettings, lowerOwnLimits } from './settings.usecases';
+import { SettingsView } from './settings.responses';
 
 const limit = z.number().int().min(0).max(10_000_000).nullable();
 
@@ -24,7 +25,7 @@ export function settingsRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'getSettings',
       summary: 'Account, limits (effective, override, default) and usage',
-      ok: { status: 200, schema: 'Settings', description: 'Settings' },
+      ok: { status: 200, schema: SettingsView, description: 'Settings' },
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
@@ -40,7 +41,7 @@ export function settingsRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'lowerLimits',
       summary: 'Lower the account’s own sending limits (`null` returns to the default)',
       body: limitsBody,
-      ok: { status: 200, schema: 'Settings', description: 'Updated settings' },
+      ok: { status: 200, schema: SettingsView, description: 'Updated settings' },
       errors: ['FORBIDDEN'],
     },
     async (ctx) => {

@@ -4,6 +4,7 @@ import { requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { accountHealthSignals } from '../abuse/abuse.usecases';
 import { getOverview } from './stats.usecases';
+import { HealthSignals, StatsOverview } from './stats.responses';
 
 /** Longest overview window: a year of daily rows. */
 export const MAX_DAYS = 365;
@@ -24,7 +25,7 @@ export function statsRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'statsOverview',
       summary: 'Counts by status, rates and quota usage over the last `days` UTC days',
       query: overviewQuery,
-      ok: { status: 200, schema: 'StatsOverview', description: 'Overview' },
+      ok: { status: 200, schema: StatsOverview, description: 'Overview' },
     },
     async (ctx, { days }) => {
       const { userId } = requireAuth(ctx);
@@ -39,7 +40,7 @@ export function statsRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'healthSignals',
       summary: 'The calling account’s abuse signals, computed now',
-      ok: { status: 200, schema: 'HealthSignals', description: 'Signals' },
+      ok: { status: 200, schema: HealthSignals, description: 'Signals' },
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);

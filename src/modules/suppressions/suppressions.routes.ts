@@ -7,7 +7,14 @@ import { idCursorParam } from '../../shared/cursor';
 import { hasControlChars } from '../../shared/text';
 import { parseAddress } from '../emails/address';
 import { listSuppressions } from './suppressions.repository';
-import { createSuppression, removeSuppression, suppressionView } from './suppressions.usecases';
+import {
+  createSuppression,
+  getSuppression,
+  removeSuppression,
+  suppressionView,
+} from './suppressions.usecases';
+import { SuppressionPage, SuppressionView } from './suppressions.responses';
+import { Deleted } from '../../http/response-schema';
 
 const TYPES = ['hard_bounce', 'soft_bounce', 'complaint', 'manual', 'unsubscribe'] as const;
 
@@ -26,7 +33,8 @@ const address = z
 
 export const createBody = z.strictObject({
   email: address,
-  type: z.enum(TYPES),
+  // Issue 20: an address added by hand is `manual` unless the caller says otherwise.
+  type: z.enum(TYPES).default('manual'),
   reason: z
     .string()
     .max(500)
@@ -53,7 +61,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'listSuppressions',
       summary: 'List the account’s suppressed addresses',
       query: listQuery,
-      ok: { status: 200, schema: 'SuppressionPage', description: 'A page of suppressions' },
+      ok: { status: 200, schema: SuppressionPage, description: 'A page of suppressions' },
     },
     async (ctx, q) => {
       const { userId } = requireAuth(ctx);
@@ -82,7 +90,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'createSuppression',
       summary: 'Suppress an address',
       body: createBody,
-      ok: { status: 201, schema: 'Suppression', description: 'Created' },
+      ok: { status: 201, schema: SuppressionView, description: 'Created' },
       errors: ['SUPPRESSION_ALREADY_EXISTS'],
     },
     async (ctx) => {
@@ -95,13 +103,28 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
 
   routes.define(
     {
+      method: 'get',
+      path: '/:idOrEmail',
+      auth: 'either',
+      operationId: 'getSuppression',
+      summary: 'One suppression, by id (`sup_…`) or by address',
+      ok: { status: 200, schema: SuppressionView, description: 'The suppression' },
+      errors: ['SUPPRESSION_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await getSuppression({ db: deps.db, userId, idOrEmail: ctx.params.idOrEmail ?? '' });
+    },
+  );
+
+  routes.define(
+    {
       method: 'delete',
-      path: '/:id',
-      ids: { id: 'sup' },
+      path: '/:idOrEmail',
       auth: 'either',
       operationId: 'deleteSuppression',
-      summary: 'Remove a suppression',
-      ok: { status: 200, schema: 'Deleted', description: 'Removed' },
+      summary: 'Remove a suppression, by id (`sup_…`) or by address',
+      ok: { status: 200, schema: Deleted, description: 'Removed' },
       errors: ['SUPPRESSION_NOT_FOUND'],
     },
     async (ctx) => {
@@ -110,7 +133,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
         db: deps.db,
         userId,
         actor: requestActor(ctx),
-        id: ctx.params.id ?? '',
+        idOrEmail: ctx.params.idOrEmail ?? '',
       });
     },
   );

@@ -5,6 +5,7 @@ import type { Actor } from '../audit/audit.repository';
 import { recordAudit } from '../audit/audit.repository';
 import type { SuppressionRow } from './suppressions.repository';
 import * as repo from './suppressions.repository';
+import { parseAddress } from '../emails/address';
 
 export const suppressionNotFound = defineError(
   'SUPPRESSION_NOT_FOUND',
@@ -69,10 +70,38 @@ export async function createSuppression(
   });
 }
 
-export async function removeSuppression(deps: Deps & { id: string }): Promise<{ id: string; deleted: true }> {
+/**
+ * The suppression a path names (issue 20): its id (`sup_…`) or its address, compared as
+ * stored (lower-cased). Anything else names nothing.
+ */
+async function findByIdOrEmail(
+  db: Kysely<Database>,
+  userId: string,
+  idOrEmail: string,
+): Promise<SuppressionRow | undefined> {
+  if (idOrEmail.startsWith('sup_')) return repo.findSuppression(db, userId, idOrEmail);
+  const address = parseAddress(idOrEmail.trim())?.address.toLowerCase();
+  return address === undefined ? undefined : repo.findSuppressionByEmail(db, userId, address);
+}
+
+/** GET /v1/suppressions/{idOrEmail}. */
+export async function getSuppression(deps: {
+  db: Kysely<Database>;
+  userId: string;
+  idOrEmail: string;
+}): Promise<SuppressionView> {
+  const row = await findByIdOrEmail(deps.db, deps.userId, deps.idOrEmail);
+  if (!row) throw suppressionNotFound();
+  return suppressionView(row);
+}
+
+/** DELETE /v1/suppressions/{idOrEmail}: by id or by address. */
+export async function removeSuppression(
+  deps: Deps & { idOrEmail: string },
+): Promise<{ id: string; deleted: true }> {
   return deps.db.transaction().execute(async (trx) => {
-    const row = await repo.findSuppression(trx, deps.userId, deps.id);
-    if (!row || !(await repo.deleteSuppression(trx, deps.userId, deps.id))) throw suppressionNotFound();
+    const row = await findByIdOrEmail(trx, deps.userId, deps.idOrEmail);
+    if (!row || !(await repo.deleteSuppression(trx, deps.userId, row.id))) throw suppressionNotFound();
     await recordAudit(trx, {
       actor: deps.actor,
       userId: deps.userId,

@@ -2,13 +2,23 @@ import type { AddressGuard } from './address-policy';
 import type { HostResolver } from './host-resolver';
 import { urlHost } from './webhook-url';
 
-/** A refusal message for a webhook URL, or undefined when it may be saved. */
-export type DestinationCheck = (url: URL) => Promise<string | undefined>;
+/**
+ * What the check found: a refusal (the URL must not be saved), a warning (saved, but
+ * the answer says what will go wrong), or neither.
+ */
+export interface DestinationVerdict {
+  readonly refusal?: string;
+  readonly warning?: string;
+}
+
+export type DestinationCheck = (url: URL) => Promise<DestinationVerdict>;
 
 /**
  * The SSRF guard at creation and update, for early feedback only: the address is
  * checked again at every delivery, since DNS can change after this. A host that
- * does not resolve yet is accepted (the receiver may not be published yet).
+ * does not resolve yet is accepted (the receiver may not be published yet), with a
+ * warning: the DNS answer is known now, and otherwise the first sign of a typo is
+ * the endpoint disabled after its deliveries failed (issue 21 item 3).
  */
 export function createDestinationCheck(deps: {
   readonly guard: AddressGuard;
@@ -16,11 +26,15 @@ export function createDestinationCheck(deps: {
 }): DestinationCheck {
   return async (url) => {
     const resolution = await deps.resolve(urlHost(url));
-    if (!resolution.ok) return undefined;
+    if (!resolution.ok) {
+      return {
+        warning: `url: ${resolution.error}, so deliveries to it fail until it resolves; after repeated failures the endpoint is disabled`,
+      };
+    }
     for (const a of resolution.addresses) {
       const verdict = deps.guard.check(a.address);
-      if (!verdict.allowed) return `resolves to a refused address: ${verdict.reason}`;
+      if (!verdict.allowed) return { refusal: `resolves to a refused address: ${verdict.reason}` };
     }
-    return undefined;
+    return {};
   };
 }

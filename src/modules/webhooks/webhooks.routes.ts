@@ -14,6 +14,8 @@ import {
   listWebhookViews,
   updateWebhook,
 } from './webhooks.usecases';
+import { CreatedWebhookView, WebhookDetailView, WebhookList, WebhookView } from './webhooks.responses';
+import { Deleted } from '../../http/response-schema';
 
 /** `/v1/webhooks`: the account's endpoints and their recent delivery attempts. API key or session. */
 export function webhookRoutes(deps: ApiDeps): RouteGroup {
@@ -33,7 +35,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'createWebhook',
       summary: 'Register an endpoint; the signing secret is shown once',
       body: createWebhookBody,
-      ok: { status: 201, schema: 'CreatedWebhook', description: 'Created' },
+      ok: { status: 201, schema: CreatedWebhookView, description: 'Created' },
       errors: ['WEBHOOK_LIMIT_REACHED'],
     },
     async (ctx) => {
@@ -58,7 +60,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'listWebhooks',
       summary: 'List endpoints',
-      ok: { status: 200, schema: 'WebhookList', description: 'Endpoints' },
+      ok: { status: 200, schema: WebhookList, description: 'Endpoints' },
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
@@ -74,7 +76,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'getWebhook',
       summary: 'One endpoint with its last 25 delivery attempts',
-      ok: { status: 200, schema: 'WebhookDetail', description: 'The endpoint' },
+      ok: { status: 200, schema: WebhookDetailView, description: 'The endpoint' },
       errors: ['WEBHOOK_NOT_FOUND'],
     },
     async (ctx) => {
@@ -92,7 +94,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'updateWebhook',
       summary: 'Change url, events or enabled (re-enabling resets the failure count)',
       body: patchWebhookBody,
-      ok: { status: 200, schema: 'Webhook', description: 'Updated' },
+      ok: { status: 200, schema: WebhookView, description: 'Updated' },
       errors: ['WEBHOOK_NOT_FOUND'],
     },
     async (ctx) => {
@@ -117,7 +119,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       operationId: 'deleteWebhook',
       summary: 'Delete an endpoint',
-      ok: { status: 200, schema: 'Deleted', description: 'Deleted' },
+      ok: { status: 200, schema: Deleted, description: 'Deleted' },
       errors: ['WEBHOOK_NOT_FOUND'],
     },
     async (ctx) => {

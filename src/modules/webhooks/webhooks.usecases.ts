@@ -93,17 +93,19 @@ function auditUrl(url: string): string {
   return new URL(url).host;
 }
 
-async function assertDestination(check: DestinationCheck, url: string): Promise<void> {
-  const refusal = await check(new URL(url));
+/** Throws the refusal; returns the warnings for the answer (none, or the one about DNS). */
+async function assertDestination(check: DestinationCheck, url: string): Promise<string[]> {
+  const { refusal, warning } = await check(new URL(url));
   if (refusal !== undefined) {
     throw validationError(`url: ${refusal}`, { fields: [{ field: 'url', message: refusal }] });
   }
+  return warning === undefined ? [] : [warning];
 }
 
 export async function createWebhook(
   deps: WriteDeps & { readonly sealer: Sealer; readonly input: CreateWebhookInput },
-): Promise<WebhookView & { secret: string }> {
-  await assertDestination(deps.checkDestination, deps.input.url);
+): Promise<WebhookView & { secret: string; warnings?: string[] }> {
+  const warnings = await assertDestination(deps.checkDestination, deps.input.url);
   const id = newId('whk');
   const secret = generateWebhookSecret();
   const now = isoNow();
@@ -138,7 +140,7 @@ export async function createWebhook(
     });
   });
   // The only time the secret leaves the process in clear.
-  return { ...webhookView(row), secret };
+  return { ...webhookView(row), secret, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 export async function listWebhookViews(deps: Deps): Promise<WebhookView[]> {

@@ -81,13 +81,15 @@ describe('creating webhooks with the SSRF guard on (real database, fake DNS)', (
 
   it('accepts public hosts and hosts that do not resolve yet; seals the secret for its row', async () => {
     const created = await create('usr_1', 'https://public.example.com/hook');
+    assert.equal(created.warnings, undefined);
     assert.match(created.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
     const row = await findWebhook(t.db, 'usr_1', created.id);
     assert.ok(row);
     assert.ok(!row.secret_sealed.includes(created.secret));
     assert.equal(sealer.open(row.secret_sealed, secretContext(created.id)), created.secret);
     assert.throws(() => sealer.open(row.secret_sealed, secretContext('whk_other')));
-    await create('usr_1', 'https://not-yet-published.example.com/hook');
+    const unresolved = await create('usr_1', 'https://not-yet-published.example.com/hook');
+    assert.match(unresolved.warnings?.[0] ?? '', /not-yet-published\.example\.com has no A or AAAA record/);
     const audit = await listAudit(t.db, { userId: 'usr_1', action: 'webhook.created', limit: 10 });
     assert.equal(audit.length, 2);
     assert.ok(!JSON.stringify(audit).includes('whsec_'));

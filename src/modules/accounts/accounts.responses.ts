@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { timestamp } from '../../http/response-schema';
+
+const accountStatus = z.enum(['ACTIVE', 'SUSPENDED']);
+
+/** accounts.usecases.ts SessionResult */
+export const SessionView = z
+  .object({
+    token: z.string(),
+    expiresAt: timestamp,
+    user: z.object({ id: z.string(), email: z.string(), name: z.string() }),
+  })
+  .meta({ id: 'Session' });
+
+/** accounts.usecases.ts accountView */
+export const MeView = z
+  .object({ id: z.string(), email: z.string(), name: z.string(), status: accountStatus })
+  .meta({ id: 'Me' });
+
+const nullableInt = z.number().int().nullable();
+
+/** What the operator routes answer (operator.routes.ts). */
+export const OperatorAccountView = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    status: accountStatus,
+    createdAt: timestamp,
+    suspendedAt: timestamp.nullable(),
+    suspensionReason: z.string().nullable(),
+    emailsPerHour: nullableInt,
+    emailsPerDay: nullableInt,
+    ownEmailsPerHour: nullableInt,
+    ownEmailsPerDay: nullableInt,
+    stoppedEmails: z.number().int().optional().describe('Only on suspend: queued messages stopped.'),
+  })
+  .meta({ id: 'OperatorAccount' });

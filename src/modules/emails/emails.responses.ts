@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { pageOf, timestamp } from '../../http/response-schema';
+import { EMAIL_STATUSES } from '../../db/schema';
+
+const emailStatus = z.enum(EMAIL_STATUSES);
+const jsonObject = z.record(z.string(), z.unknown()).nullable();
+
+/** One recipient of a message (email-view.ts). */
+export const RecipientView = z
+  .object({
+    email: z.string(),
+    type: z.enum(['to', 'cc', 'bcc']),
+    status: emailStatus,
+    smtpResponse: z.string().nullable(),
+  })
+  .meta({ id: 'Recipient' });
+
+export const EmailEventView = z
+  .object({
+    type: z.string(),
+    message: z.string().nullable(),
+    recipient: z.string().nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'EmailEvent' });
+
+/** A message as GET /v1/emails/{id} shows it; lists leave out `events`. */
+export const EmailView = z
+  .object({
+    id: z.string(),
+    status: emailStatus,
+    subject: z.string(),
+    fromAddress: z.string(),
+    from: z.string(),
+    domainId: z.string(),
+    smtpResponse: z.string().nullable(),
+    attempts: z.number().int(),
+    createdAt: timestamp,
+    scheduledAt: timestamp.nullable(),
+    sentAt: timestamp.nullable(),
+    deliveredAt: timestamp.nullable(),
+    messageId: z.string(),
+    replyTo: z.array(z.string()).nullable(),
+    headers: jsonObject,
+    tags: jsonObject,
+    metadata: jsonObject,
+    recipients: z.array(RecipientView),
+    events: z.array(EmailEventView).optional().describe('Only on GET /v1/emails/{id}.'),
+  })
+  .meta({ id: 'Email' });
+
+export const EmailPage = pageOf(EmailView).meta({ id: 'EmailPage' });

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { listOf, timestamp } from '../../http/response-schema';
+import { WEBHOOK_EVENTS } from './webhook-events';
+
+/** webhooks.usecases.ts webhookView */
+export const WebhookView = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENTS)),
+    enabled: z.boolean(),
+    disabledReason: z.string().nullable(),
+    disabledAt: timestamp.nullable(),
+    consecutiveFailures: z.number().int(),
+    lastSuccessAt: timestamp.nullable(),
+    lastFailureAt: timestamp.nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Webhook' });
+
+export const CreatedWebhookView = WebhookView.extend({
+  secret: z.string().describe('Signing secret; shown once.'),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe('Present when the endpoint was saved but will likely fail, e.g. its host does not resolve.'),
+}).meta({ id: 'CreatedWebhook' });
+
+/** webhooks.usecases.ts attemptView */
+export const WebhookAttemptView = z
+  .object({
+    id: z.string(),
+    deliveryId: z.string(),
+    event: z.string(),
+    attempt: z.number().int(),
+    succeeded: z.boolean(),
+    httpStatus: z.number().int().nullable(),
+    error: z.string().nullable(),
+    durationMs: z.number().int(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'WebhookAttempt' });
+
+export const WebhookDetailView = WebhookView.extend({ attempts: z.array(WebhookAttemptView) }).meta({
+  id: 'WebhookDetail',
+});
+
+export const WebhookList = listOf(WebhookView).meta({ id: 'WebhookList' });
