@@ -53,9 +53,24 @@ const FIRST_PASS: readonly [BounceReason, (e: Evidence) => boolean][] = [
     (e) =>
       e.byStatus === 'userunknown'
         ? !(
-            ['norelaying', 'blocked', 'mailboxfull', 'hasmoved', 'rejected', 'notaccept', 'filtered'] as const
+            [
+              'norelaying',
+              'blocked',
+              'mailboxfull',
+              'hasmoved',
+              'rejected',
+              'notaccept',
+              'filtered',
+              // A rate limit or policy refusal quoted with a loose X.1.1 is about our traffic.
+              'speeding',
+              'toomanyconn',
+              'policyviolation',
+            ] as const
           ).some((r) => textSays(r, e.text))
-        : e.rec.command === 'RCPT' && e.byStatus !== 'suspend' && textSays('userunknown', e.text),
+        : e.rec.command === 'RCPT' &&
+          e.byStatus !== 'suspend' &&
+          !throttled(e) &&
+          textSays('userunknown', e.text),
   ],
   [
     'filtered',
@@ -76,14 +91,32 @@ const FIRST_PASS: readonly [BounceReason, (e: Evidence) => boolean][] = [
     'hostunknown',
     (e) =>
       e.byStatus === 'hostunknown'
-        ? !textSays('networkerror', e.text)
-        : textSays('hostunknown', e.text) && !isTemporary(e.rec),
+        ? // 5.4.4 "unable to route" is specific and permanent (RFC 3463 §3.5): a DNS-failure
+          // wording beside it does not make it temporary. X.1.2 with such wording may be a lookup
+          // that failed rather than a domain that does not exist.
+          e.rec.status === '5.4.4' || !textSays('networkerror', e.text)
+        : textSays('hostunknown', e.text) && !isTemporary(e.rec) && !throttled(e),
   ],
   ['spamdetected', spamByEvidence],
   ['speeding', (e) => textSays('speeding', e.text)],
   ['toomanyconn', (e) => e.byStatus === 'toomanyconn' || textSays('toomanyconn', e.text)],
   ['blocked', (e) => e.byStatus === 'blocked' || textSays('blocked', e.text)],
 ];
+
+/**
+ * A temporary reply that asks us to slow down or come back later (greylisting, rate limits,
+ * "try again later", the X.7 policy codes on a 4xx) is about our traffic, not the address, even
+ * when it quotes the address (ZoneMTA's defer/greylist and slowdown/rate rules).
+ */
+function throttled(e: Evidence): boolean {
+  if (!isTemporary(e.rec)) return false;
+  if (e.rec.status?.startsWith('4.7.') === true) return true;
+  return (
+    textSays('speeding', e.text) ||
+    textSays('toomanyconn', e.text) ||
+    /\btry (?:again )?later\b|\bgreylist|\brate limit|\bthrottl|\bslow down\b/.test(e.text)
+  );
+}
 
 function spamByEvidence(e: Evidence): boolean {
   if (e.rec.status === null) return false;
@@ -140,6 +173,10 @@ const SECOND_PASS: readonly BounceReason[] = [
 function secondPass(e: Evidence): BounceReason | null {
   const { rec } = e;
   if (!WEAK_STATUS_REASONS.has(e.byStatus) && rec.diagnosticType === 'SMTP') return e.byStatus;
+  // Specific permanent routing codes decide whatever the reporter's own wording (a non-SMTP
+  // Diagnostic-Code, e.g. Postfix's "Name service error ... Malformed name server reply" with
+  // 5.4.4): RFC 3463 X.4.4 "unable to route", RFC 7505 X.1.10 "null MX".
+  if (rec.status === '5.4.4' || rec.status === '5.1.10') return e.byStatus;
   for (const r of SECOND_PASS) if (textSays(r, e.text)) return r;
   if (e.byStatus !== null) return e.byStatus;
   const subject = rec.status?.slice(0, 3);

@@ -56,16 +56,37 @@ export async function loadExpected(dir: string): Promise<Record<string, Expected
   return parsed as Record<string, ExpectedReading[]>;
 }
 
-/** Classifies every expected file and pairs results with expected entries by position. */
-export async function measureCorpus(dir: string): Promise<CorpusAccuracy> {
+export interface Corpus {
+  /** File names (sorted) that have an expected reading. */
+  readonly names: readonly string[];
+  readonly raws: ReadonlyMap<string, Buffer>;
+  readonly expected: Readonly<Record<string, ExpectedReading[]>>;
+}
+
+export async function loadCorpus(dir: string): Promise<Corpus> {
   const expected = await loadExpected(dir);
   const names = (await readdir(join(dir, 'emails')))
     .filter((n) => n.endsWith('.eml') && n in expected)
     .sort();
   const raws = await Promise.all(names.map((n) => readFile(join(dir, 'emails', n))));
+  return { names, raws: new Map(names.map((n, i) => [n, raws[i] ?? Buffer.alloc(0)])), expected };
+}
 
+/** Classifies every expected file and pairs results with expected entries by position. */
+export async function measureCorpus(dir: string): Promise<CorpusAccuracy> {
+  const corpus = await loadCorpus(dir);
+  return scoreFiles(corpus, corpus.names, classifyReport);
+}
+
+/** Classifies `names` of the corpus with `classify` and scores the readings. */
+export function scoreFiles(
+  corpus: Corpus,
+  names: readonly string[],
+  classify: (raw: Buffer) => BounceResult[],
+): CorpusAccuracy {
+  const { expected } = corpus;
   const started = process.hrtime.bigint();
-  const results: BounceResult[][] = raws.map((raw) => classifyReport(raw));
+  const results: BounceResult[][] = names.map((n) => classify(corpus.raws.get(n) ?? Buffer.alloc(0)));
   const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
 
   let expectedRecipients = 0;

@@ -127,7 +127,7 @@ const STATUS_REASONS: Readonly<Record<string, BounceReason>> = {
   '5.7.24': 'authfailure',
   '5.7.25': 'requireptr',
   '5.7.26': 'authfailure',
-  '5.7.27': 'notaccept', // RFC 7505: sender address has a null MX
+  '5.7.27': 'rejected', // RFC 7505 §4.2: the *sender* address has a null MX (our domain)
   '5.7.28': 'spamdetected', // RFC 8689-era registry: mail flood
   '5.7.29': 'authfailure', // ARC validation failure
 };

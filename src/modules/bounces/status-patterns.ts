@@ -10,6 +10,8 @@ import { ADDRESS_PATTERNS } from './address-patterns';
 import { CONTENT_PATTERNS } from './content-patterns';
 import { MTA_OWN_PATTERNS } from './mta-own-patterns';
 import { PROVIDER_PATTERNS } from './provider-patterns';
+import { PUBLIC_PATTERNS } from './public-patterns';
+import { PUBLIC_SOFT_PATTERNS } from './public-soft-patterns';
 import { SENDER_PATTERNS } from './sender-patterns';
 import { TRANSPORT_PATTERNS } from './transport-patterns';
 
@@ -21,13 +23,32 @@ export const STATUS_PATTERNS: readonly StatusPattern[] = [
   ...SENDER_PATTERNS,
   ...CONTENT_PATTERNS,
   ...TRANSPORT_PATTERNS,
+  ...PUBLIC_PATTERNS,
+  ...PUBLIC_SOFT_PATTERNS,
 ];
 
-const byReason = new Map<BounceReason, RegExp[]>();
+const byReason = new Map<BounceReason, StatusPattern[]>();
 for (const r of STATUS_PATTERNS) {
   const list = byReason.get(r.reason) ?? [];
-  list.push(r.pattern);
+  list.push(r);
   byReason.set(r.reason, list);
+}
+
+// Rows switched off while a held-out fold is scored (corpus-folds.ts); empty in production.
+let disabledRows: ReadonlySet<StatusPattern> = new Set();
+
+/**
+ * Runs `fn` (synchronously) with `rows` left out of the table, then restores it. Only the k-fold
+ * measurement uses it, to score a fold without the rows learned from that fold alone.
+ */
+export function withRowsDisabled<T>(rows: ReadonlySet<StatusPattern>, fn: () => T): T {
+  const before = disabledRows;
+  disabledRows = rows;
+  try {
+    return fn();
+  } finally {
+    disabledRows = before;
+  }
 }
 
 /** Lower-cases and collapses whitespace, the form every pattern is written against. */
@@ -39,11 +60,14 @@ export function normaliseDiagnostic(text: string): string {
 export function textSays(reason: BounceReason, normalised: string): boolean {
   if (normalised === '') return false;
   const list = byReason.get(reason);
-  return list !== undefined && list.some((p) => p.test(normalised));
+  return list !== undefined && list.some((r) => !disabledRows.has(r) && r.pattern.test(normalised));
 }
 
 /** The reason of the first decisive row matching the normalised text, or null. */
 export function settledReason(normalised: string): BounceReason | null {
   if (normalised === '') return null;
-  return STATUS_PATTERNS.find((r) => r.decisive && r.pattern.test(normalised))?.reason ?? null;
+  return (
+    STATUS_PATTERNS.find((r) => r.decisive && !disabledRows.has(r) && r.pattern.test(normalised))?.reason ??
+    null
+  );
 }
