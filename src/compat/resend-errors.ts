@@ -141,7 +141,7 @@ function statusOf(err: unknown): number | undefined {
  */
 export function resendErrorBoundary(options: {
   readonly log: Logger;
-  readonly isCompatPath: (path: string) => boolean;
+  readonly isCompatPath: (ctx: Koa.Context) => boolean;
   /** Resolves an unmatched request to the feature it belongs to, authenticating first; or undefined. */
   readonly unsupported: (ctx: Koa.Context) => Promise<string | undefined>;
 }): Koa.Middleware {
@@ -163,7 +163,7 @@ export function resendErrorBoundary(options: {
     render(ctx, 500, 'application_error', 'Internal error');
   };
   return async (ctx, next) => {
-    if (!options.isCompatPath(ctx.path)) {
+    if (!options.isCompatPath(ctx)) {
       await next();
       return;
     }

@@ -93,11 +93,11 @@ export function createApp(deps: ApiDeps): ApiApp {
     publicBrandingRoutes(deps),
     operatorRoutes(deps),
     internalBounceRoutes(deps),
-    ...resend.groups,
   ];
-  const operations = groups.flatMap((group) => group.operations);
+  const operations = [...groups, ...resend.groups].flatMap((group) => group.operations);
   openApi.publish(operations);
   for (const group of groups) app.use(mountGroup(group));
+  for (const mounted of resend.mounted) app.use(mounted);
   app.use(unmatchedMethod);
 
   return {

@@ -325,6 +325,18 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     assert.equal(((await anonymous.json()) as { name: string }).name, 'missing_api_key');
   });
 
+  it('a browser opening /emails is not an API call: left to the dashboard, whose screens share the paths', async () => {
+    const page = await fetch(`${sending.app.baseUrl}/emails`, { headers: { accept: 'text/html' } });
+    const body = (await page.json().catch(() => ({}))) as Record<string, unknown>;
+    assert.notEqual(body.name, 'missing_api_key', 'not answered by the Resend surface');
+    // The SDK's own request (a bearer key, JSON) is.
+    const api = await fetch(`${sending.app.baseUrl}/emails`, {
+      headers: { accept: 'text/html', authorization: `Bearer ${sending.apiKey}` },
+    });
+    assert.equal(api.status, 200);
+    assert.equal(((await api.json()) as { object: string }).object, 'list');
+  });
+
   it('/v1 keeps its own error shape', async () => {
     const res = await sending.app.api.get('/v1/emails/email_00000000000000000000000000', {
       token: sending.apiKey,
