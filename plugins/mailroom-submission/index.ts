@@ -3,8 +3,8 @@
  * TLS, usually 465): applications send through the API's pipeline over SMTP.
  * - AUTH PLAIN/LOGIN (Haraka's auth/auth_base) offered after STARTTLS (mailroom-tls),
  *   at once on SMTPS_PORT (TLS from the first byte), or at once with
- *   SUBMISSION_ALLOW_PLAINTEXT; username anything, password an API
- *   key. A failed AUTH is audited (`user.login_failed`) and limited per IP.
+ *   SUBMISSION_ALLOW_PLAINTEXT; username anything (`resend` for Resend's
+ *   convention), password an API key, held to its domain if it has one. A failed AUTH is audited (`user.login_failed`) and limited per IP.
  * - MAIL: 530 5.7.0 until authenticated. RCPT: any recipient of an authenticated session.
  * - End of DATA (data_post): submitMessage() runs the API's checks and commits in
  *   one transaction; 5xx for a refusal, 451 4.7.1 for quota; then queue_outbound

@@ -263,6 +263,9 @@ export interface OutboxTable {
 
 export type WebhookDisabledReason = 'consecutive_failures' | 'manual';
 
+export const WEBHOOK_PAYLOAD_FORMATS = ['mailroom', 'resend'] as const;
+export type WebhookPayloadFormat = (typeof WEBHOOK_PAYLOAD_FORMATS)[number];
+
 export interface WebhooksTable {
   id: string;
   user_id: string;
@@ -271,6 +274,8 @@ export interface WebhooksTable {
   events: string;
   /** The signing secret sealed by shared/seal (context `webhook:<id>`). */
   secret_sealed: string;
+  /** The deliveries' body: the spec's payload or Resend's (issue 20). */
+  payload_format: Generated<WebhookPayloadFormat>;
   enabled: number;
   disabled_reason: WebhookDisabledReason | null;
   disabled_at: string | null;

@@ -68,7 +68,8 @@ describe('/v1/webhooks: endpoints, secrets and isolation', () => {
     assert.equal(res.body.enabled, true);
     assert.equal(res.body.consecutiveFailures, 0);
     const secret = res.body.secret ?? '';
-    assert.match(secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+    // Standard base64 of 32 bytes (issue 20: the Standard Webhooks secret form).
+    assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
 
     const one = await app.api.get<WebhookBody>(`/v1/webhooks/${res.body.id}`, { token: apiKey });
     assert.equal(one.status, 200);

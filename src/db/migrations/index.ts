@@ -10,6 +10,7 @@ import * as m008 from './008-submission';
 import * as m009 from './009-quota-windows';
 import * as m010 from './010-operator-limits';
 import * as m013 from './013-api-key-permissions';
+import * as m014 from './014-webhook-payload-format';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '009-quota-windows': m009,
   '010-operator-limits': m010,
   '013-api-key-permissions': m013,
+  '014-webhook-payload-format': m014,
 };

@@ -13,7 +13,8 @@ import type { DeliverJob } from './webhook-dispatch';
 import { enqueueAttempt } from './webhook-dispatch';
 import type { RequestOutcome } from './webhook-request';
 import { postWebhook } from './webhook-request';
-import { secretContext, signatureHeader } from './webhook-signature';
+import { resendPayload } from './resend-payload';
+import { secretContext, signatureHeaders } from './webhook-signature';
 import { urlHost } from './webhook-url';
 import * as repo from './webhooks.repository';
 
@@ -86,7 +87,10 @@ export async function deliverAttempt(
   }
 
   const url = new URL(hook.url);
-  const body = outbox.payload;
+  const body =
+    hook.payload_format === 'resend'
+      ? await resendPayload(deps.db, hook.user_id, outbox.payload)
+      : outbox.payload;
   const outcome = await postWebhook({
     url,
     body,
@@ -95,7 +99,7 @@ export async function deliverAttempt(
       'User-Agent': USER_AGENT,
       'X-Mail-Event': outbox.event,
       'X-Mail-Delivery-Id': job.deliveryId,
-      'X-Mail-Signature': signatureHeader(secret, body, Math.floor(Date.now() / 1000)),
+      ...signatureHeaders(secret, job.deliveryId, body, Math.floor(Date.now() / 1000)),
     },
     guard: deps.guard,
     resolve: deps.resolve,

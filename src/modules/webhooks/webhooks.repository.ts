@@ -1,11 +1,11 @@
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, OutboxTable, WebhookAttemptsTable, WebhooksTable } from '../../db/schema';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 
-export async function insertWebhook(db: Kysely<Database>, row: WebhookRow): Promise<void> {
+export async function insertWebhook(db: Kysely<Database>, row: Insertable<WebhooksTable>): Promise<void> {
   await db.insertInto('webhooks').values(row).execute();
 }
 
@@ -37,7 +37,15 @@ export async function countWebhooks(db: Kysely<Database>, userId: string): Promi
 
 export type WebhookPatch = Pick<
   Updateable<WebhooksTable>,
-  'url' | 'events' | 'enabled' | 'disabled_reason' | 'disabled_at' | 'consecutive_failures' | 'updated_at'
+  | 'url'
+  | 'events'
+  | 'enabled'
+  | 'disabled_reason'
+  | 'disabled_at'
+  | 'consecutive_failures'
+  | 'updated_at'
+  | 'payload_format'
+  | 'secret_sealed'
 >;
 
 export async function updateWebhook(

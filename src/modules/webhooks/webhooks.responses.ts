@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listOf, timestamp } from '../../http/response-schema';
+import { WEBHOOK_PAYLOAD_FORMATS } from '../../db/schema';
 import { WEBHOOK_EVENTS } from './webhook-events';
 
 /** webhooks.usecases.ts webhookView */
@@ -8,6 +9,7 @@ export const WebhookView = z
     id: z.string(),
     url: z.string(),
     events: z.array(z.enum(WEBHOOK_EVENTS)),
+    payloadFormat: z.enum(WEBHOOK_PAYLOAD_FORMATS),
     enabled: z.boolean(),
     disabledReason: z.string().nullable(),
     disabledAt: timestamp.nullable(),
@@ -47,3 +49,8 @@ export const WebhookDetailView = WebhookView.extend({ attempts: z.array(WebhookA
 });
 
 export const WebhookList = listOf(WebhookView).meta({ id: 'WebhookList' });
+
+/** The 200 of POST /v1/webhooks/{id}/rotate-secret: the only response with the new secret. */
+export const RotatedWebhookView = WebhookView.extend({
+  secret: z.string().describe('The new signing secret; shown once.'),
+}).meta({ id: 'RotatedWebhook' });

@@ -12,9 +12,16 @@ import {
   deleteWebhook,
   getWebhook,
   listWebhookViews,
+  rotateWebhookSecret,
   updateWebhook,
 } from './webhooks.usecases';
-import { CreatedWebhookView, WebhookDetailView, WebhookList, WebhookView } from './webhooks.responses';
+import {
+  CreatedWebhookView,
+  RotatedWebhookView,
+  WebhookDetailView,
+  WebhookList,
+  WebhookView,
+} from './webhooks.responses';
 import { Deleted } from '../../http/response-schema';
 
 /** `/v1/webhooks`: the account's endpoints and their recent delivery attempts. API key or session. */
@@ -125,6 +132,29 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
     async (ctx) => {
       const { userId } = requireAuth(ctx);
       ctx.body = await deleteWebhook({ db, userId, actor: requestActor(ctx), id: ctx.params.id ?? '' });
+    },
+  );
+
+  routes.define(
+    {
+      method: 'post',
+      path: '/:id/rotate-secret',
+      ids: { id: 'whk' },
+      auth: 'either',
+      operationId: 'rotateWebhookSecret',
+      summary: 'Replace the signing secret; the new one is shown once',
+      ok: { status: 200, schema: RotatedWebhookView, description: 'The endpoint with its new secret' },
+      errors: ['WEBHOOK_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await rotateWebhookSecret({
+        db,
+        userId,
+        actor: requestActor(ctx),
+        sealer,
+        id: ctx.params.id ?? '',
+      });
     },
   );
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, WebhookDisabledReason } from '../../db/schema';
+import type { Database, WebhookDisabledReason, WebhookPayloadFormat } from '../../db/schema';
 import { validationError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
@@ -24,6 +24,7 @@ export interface WebhookView {
   readonly id: string;
   readonly url: string;
   readonly events: WebhookEvent[];
+  readonly payloadFormat: WebhookPayloadFormat;
   readonly enabled: boolean;
   readonly disabledReason: WebhookDisabledReason | null;
   readonly disabledAt: string | null;
@@ -53,6 +54,7 @@ export function webhookView(r: WebhookRow): WebhookView {
     id: r.id,
     url: r.url,
     events: parseEvents(r.events),
+    payloadFormat: r.payload_format,
     enabled: r.enabled === 1,
     disabledReason: r.disabled_reason,
     disabledAt: r.disabled_at,
@@ -116,6 +118,7 @@ export async function createWebhook(
     url: deps.input.url,
     events: JSON.stringify(deps.input.events),
     secret_sealed: deps.sealer.seal(secret, secretContext(id)),
+    payload_format: deps.input.payloadFormat,
     enabled: enabled ? 1 : 0,
     disabled_reason: enabled ? null : 'manual',
     disabled_at: enabled ? null : now,
@@ -136,7 +139,12 @@ export async function createWebhook(
       action: 'webhook.created',
       resource: 'webhook',
       resourceId: id,
-      details: { host: auditUrl(row.url), events: deps.input.events, enabled },
+      details: {
+        host: auditUrl(row.url),
+        events: deps.input.events,
+        enabled,
+        payloadFormat: row.payload_format,
+      },
     });
   });
   // The only time the secret leaves the process in clear.
@@ -166,6 +174,7 @@ export async function updateWebhook(
   const patch: repo.WebhookPatch = { updated_at: now };
   if (input.url !== undefined) patch.url = input.url;
   if (input.events !== undefined) patch.events = JSON.stringify(input.events);
+  if (input.payloadFormat !== undefined) patch.payload_format = input.payloadFormat;
   return deps.db.transaction().execute(async (trx) => {
     const before = await repo.findWebhook(trx, deps.userId, deps.id);
     if (!before) throw webhookNotFound();
@@ -187,6 +196,7 @@ export async function updateWebhook(
         ...(input.url !== undefined ? { host: auditUrl(after.url) } : {}),
         ...(input.events !== undefined ? { events: input.events } : {}),
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        ...(input.payloadFormat !== undefined ? { payloadFormat: input.payloadFormat } : {}),
       },
     });
     return webhookView(after);
@@ -208,5 +218,31 @@ export async function deleteWebhook(
       details: { host: auditUrl(row.url) },
     });
     return { id: row.id, deleted: true };
+  });
+}
+
+/**
+ * A new signing secret for the endpoint, answered once (issue 20: Resend's rotate). The
+ * old one stops at once: deliveries signed from now on, retries included, use the new one.
+ */
+export async function rotateWebhookSecret(
+  deps: Deps & { readonly actor: Actor; readonly sealer: Sealer; readonly id: string },
+): Promise<WebhookView & { secret: string }> {
+  const secret = generateWebhookSecret();
+  return deps.db.transaction().execute(async (trx) => {
+    const after = await repo.updateWebhook(trx, deps.userId, deps.id, {
+      secret_sealed: deps.sealer.seal(secret, secretContext(deps.id)),
+      updated_at: isoNow(),
+    });
+    if (!after) throw webhookNotFound();
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: deps.userId,
+      action: 'webhook.secret_rotated',
+      resource: 'webhook',
+      resourceId: after.id,
+    });
+    // The only time the new secret leaves the process in clear.
+    return { ...webhookView(after), secret };
   });
 }

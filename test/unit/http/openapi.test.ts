@@ -25,9 +25,11 @@ const BODILESS = new Set([
   'POST /v1/domains/{domainId}/verify',
   'POST /v1/emails/{id}/cancel',
   'POST /internal/accounts/{id}/reinstate',
+  'POST /v1/webhooks/{id}/rotate-secret',
   // The Resend-compatible surface (issue 20): the SDK posts these without a body.
   'POST /emails/{id}/cancel',
   'POST /domains/{id}/verify',
+  'POST /webhooks/{id}/signing-secret/rotate',
 ]);
 
 /** `METHOD /path/{param}` for every route the app's routers register (HEAD comes with GET). */

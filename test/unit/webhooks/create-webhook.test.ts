@@ -82,7 +82,8 @@ describe('creating webhooks with the SSRF guard on (real database, fake DNS)', (
   it('accepts public hosts and hosts that do not resolve yet; seals the secret for its row', async () => {
     const created = await create('usr_1', 'https://public.example.com/hook');
     assert.equal(created.warnings, undefined);
-    assert.match(created.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+    // Standard base64 of 32 bytes (issue 20: the Standard Webhooks secret form).
+    assert.match(created.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     const row = await findWebhook(t.db, 'usr_1', created.id);
     assert.ok(row);
     assert.ok(!row.secret_sealed.includes(created.secret));
