@@ -14,6 +14,7 @@ import {
   deleteWebhook,
   getWebhook,
   listWebhookViews,
+  rotateWebhookSecret,
   updateWebhook,
 } from '../modules/webhooks/webhooks.usecases';
 import { createSealer } from '../shared/seal';
@@ -93,7 +94,12 @@ export function resendWebhookRoutes(deps: ApiDeps): RouteGroup {
       const { userId } = requireAuth(ctx);
       const body = await readBody(ctx, createBody);
       supportedEvents(body.events);
-      const input = validateAs(createWebhookBody, { url: body.endpoint, events: body.events }, NAMES);
+      // Created the Resend way, delivered the Resend way: `{type, created_at, data}` (issue 20).
+      const input = validateAs(
+        createWebhookBody,
+        { url: body.endpoint, events: body.events, payloadFormat: 'resend' },
+        NAMES,
+      );
       const created = await createWebhook({
         db,
         userId,
@@ -193,6 +199,25 @@ export function resendWebhookRoutes(deps: ApiDeps): RouteGroup {
       const { userId } = requireAuth(ctx);
       const removed = await deleteWebhook({ db, userId, actor: requestActor(ctx), id: ctx.params.id ?? '' });
       ctx.body = { object: 'webhook', id: removed.id, deleted: true };
+    },
+  );
+
+  routes.define(
+    {
+      ...common,
+      method: 'post',
+      path: '/:id/signing-secret/rotate',
+      ids: { id: 'whk' },
+      operationId: 'resendRotateWebhookSecret',
+      summary: 'Resend: a new signing secret, shown once; the old one stops at once',
+      ok: { status: 200, schema: ResendCreatedWebhook, description: 'Rotated' },
+      errors: ['WEBHOOK_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const id = ctx.params.id ?? '';
+      const rotated = await rotateWebhookSecret({ db, userId, actor: requestActor(ctx), sealer, id });
+      ctx.body = { object: 'webhook', id: rotated.id, signing_secret: rotated.secret };
     },
   );
 

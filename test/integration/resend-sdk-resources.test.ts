@@ -8,14 +8,19 @@ import type { PublishedRecord } from '../helpers/dns-fixtures';
 import { publish } from '../helpers/dns-fixtures';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
-import type { Receiver } from '../helpers/webhook-receiver';
+import { waitUntil } from '../helpers/wait-until';
+import type { ReceivedRequest, Receiver } from '../helpers/webhook-receiver';
 import { startReceiver } from '../helpers/webhook-receiver';
 import type { ShapeCheck } from '../helpers/openapi-shape';
 import { openApiShapes } from '../helpers/openapi-shape';
+import type { WebhookWorker } from '../helpers/webhook-worker';
+import { startWebhookWorker } from '../helpers/webhook-worker';
 
 describe('the Resend Node SDK against the compatible API: domains, keys, webhooks, suppressions', () => {
   let sending: SendingAppliance;
   let receiver: Receiver;
+  /** The real webhook handlers, in this process, on the appliance's database. */
+  let worker: WebhookWorker;
   /** With the account's API key, as an application holds it. */
   let resend: Resend;
   /** Every answer is also checked against the schema /openapi.json documents for it. */
@@ -26,8 +31,10 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     sending = await startSendingAppliance('shop.example.com', { WEBHOOK_ALLOW_PRIVATE: 'true' });
     resend = new Resend(sending.apiKey, { baseUrl: sending.app.baseUrl });
     shape = await openApiShapes(sending.app.baseUrl);
+    worker = await startWebhookWorker(sending.app.env, { dispatchIntervalMs: 100 });
   });
   after(async () => {
+    await worker.stop();
     await sending.stop();
     await receiver.close();
   });
@@ -171,6 +178,75 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     const removed = await resend.webhooks.remove(id);
     assert.deepEqual(removed.data, { object: 'webhook', id, deleted: true });
     assert.equal((await resend.webhooks.get(id)).error?.name, 'not_found');
+  });
+
+  it('webhooks.verify accepts a real delivery in Resend’s payload; rotateSigningSecret takes effect at once', async () => {
+    const created = await resend.webhooks.create({ endpoint: receiver.url, events: ['email.delivered'] });
+    assert.equal(created.error, null, JSON.stringify(created.error));
+    const { id, signing_secret: secret } = created.data;
+    assert.match(secret, /^whsec_[A-Za-z0-9+/]+=*$/);
+
+    const deliveredFor = async (emailId: string): Promise<ReceivedRequest> => {
+      let found: ReceivedRequest | undefined;
+      await waitUntil(
+        `email.delivered for ${emailId}`,
+        () => {
+          found = receiver.requests.find((q) => q.body.includes(emailId));
+          return found !== undefined;
+        },
+        60_000,
+      );
+      return found!;
+    };
+    const verify = (q: ReceivedRequest, key: string, prefix: 'webhook' | 'svix') =>
+      resend.webhooks.verify({
+        payload: q.body,
+        headers: {
+          id: q.headers[`${prefix}-id`] as string,
+          timestamp: q.headers[`${prefix}-timestamp`] as string,
+          signature: q.headers[`${prefix}-signature`] as string,
+        },
+        webhookSecret: key,
+      });
+
+    const sent = await resend.emails.send({
+      from: 'Shop <orders@shop.example.com>',
+      to: 'hooked@dest.test',
+      subject: 'Webhook me',
+      text: 'x',
+      tags: [{ name: 'plan', value: 'pro' }],
+    });
+    assert.equal(sent.error, null, JSON.stringify(sent.error));
+    const delivery = await deliveredFor(sent.data.id);
+    const event = verify(delivery, secret, 'webhook') as {
+      type: string;
+      created_at: string;
+      data: { email_id: string; to: string[]; subject: string; tags?: Record<string, string> };
+    };
+    assert.equal(event.type, 'email.delivered');
+    assert.equal(event.data.email_id, sent.data.id);
+    assert.deepEqual(event.data.to, ['hooked@dest.test']);
+    assert.equal(event.data.subject, 'Webhook me');
+    assert.deepEqual(event.data.tags, { plan: 'pro' });
+    assert.doesNotThrow(() => verify(delivery, secret, 'svix'));
+    assert.throws(() =>
+      verify({ ...delivery, body: delivery.body.replace('Webhook me', 'Forged') }, secret, 'webhook'),
+    );
+
+    const rotated = await resend.webhooks.rotateSigningSecret(id);
+    assert.equal(rotated.error, null, JSON.stringify(rotated.error));
+    shape('ResendCreatedWebhook', rotated.data);
+    assert.notEqual(rotated.data.signing_secret, secret);
+    const again = await resend.emails.send({
+      from: 'orders@shop.example.com',
+      to: 'hooked@dest.test',
+      subject: 'After rotation',
+      text: 'x',
+    });
+    const later = await deliveredFor(again.data!.id);
+    assert.doesNotThrow(() => verify(later, rotated.data.signing_secret, 'webhook'));
+    assert.throws(() => verify(later, secret, 'webhook'));
+    await resend.webhooks.remove(id);
   });
 
   it('suppressions.add, get by id and by address, list and remove', async () => {
