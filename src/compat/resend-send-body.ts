@@ -11,17 +11,17 @@ const FIELD_NAMES: Readonly<Record<string, string>> = {
 };
 const ATTACHMENT_FIELDS: Readonly<Record<string, string>> = {
   content_type: 'contentType',
-  content_id: 'cid',
+  content_id: 'contentId',
 };
-const MAX_TAGS = 50;
 
 /** The other way, for the fields a validation error names: the caller wrote `reply_to`. */
-const RESEND_NAMES = new Map<string, string>(
-  [...Object.entries(FIELD_NAMES), ...Object.entries(ATTACHMENT_FIELDS)].map(([resend, ours]) => [
-    ours,
-    resend,
-  ]),
-);
+const RESEND_NAMES = new Map<string, string>([
+  ...[...Object.entries(FIELD_NAMES), ...Object.entries(ATTACHMENT_FIELDS)].map(
+    ([resend, ours]): [string, string] => [ours, resend],
+  ),
+  // /v1's own name for what Resend calls content_id.
+  ['cid', 'content_id'],
+]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -29,20 +29,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function renamed(record: Record<string, unknown>, names: Readonly<Record<string, string>>) {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [names[key] ?? key, value]));
-}
-
-/**
- * Resend's tags are `[{name, value}]`; the spec's are an object. A list that is not of that
- * shape is passed on unchanged, for the schema to refuse with its own message.
- */
-function tagsObject(tags: unknown): unknown {
-  if (!Array.isArray(tags) || tags.length > MAX_TAGS) return tags;
-  const out: Record<string, unknown> = {};
-  for (const tag of tags) {
-    if (!isRecord(tag) || typeof tag.name !== 'string') return tags;
-    out[tag.name] = tag.value;
-  }
-  return Object.keys(out).length === tags.length ? out : tags;
 }
 
 /** A Resend option Mailroom does not implement: 501 naming it, before anything is stored. */
@@ -65,7 +51,6 @@ export function resendSendInput(json: unknown): SendEmailInput {
     const feature = unsupportedOption(json);
     if (feature !== undefined) throw featureNotImplemented(`${feature} is not supported by Mailroom`);
     const mapped = renamed(json, FIELD_NAMES);
-    if (mapped.tags !== undefined) mapped.tags = tagsObject(mapped.tags);
     if (Array.isArray(mapped.attachments)) {
       mapped.attachments = (mapped.attachments as unknown[]).map((a) =>
         isRecord(a) ? renamed(a, ATTACHMENT_FIELDS) : a,

@@ -270,6 +270,19 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     assert.equal(invalid.error?.name, 'validation_error');
     assert.match(invalid.error?.message ?? '', /reply_?to/i);
 
+    const inline = await resend.emails.send({
+      from: `orders@${DOMAIN}`,
+      to: 'buyer@dest.test',
+      subject: 'Inline',
+      html: '<p>no image</p>',
+      attachments: [{ filename: 'a.png', content: PNG, contentId: 'logo' }],
+    });
+    assert.equal(inline.error?.name, 'validation_error');
+    assert.match(
+      inline.error?.message ?? '',
+      /^attachments\.0\.content_id: the html must reference it as cid:logo/,
+    );
+
     const unverified = await resend.emails.send({
       from: 'someone@not-mine.example',
       to: 'buyer@dest.test',
