@@ -332,6 +332,19 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     assert.equal(template.error?.statusCode, 501);
     assert.match(template.error?.message ?? '', /template/);
 
+    // Every failure under the surface is Resend-shaped, the router's own included.
+    const auth = { authorization: `Bearer ${sending.apiKey}`, 'content-type': 'application/json' };
+    const put = await fetch(`${sending.app.baseUrl}/emails`, { method: 'PUT', headers: auth, body: '{}' });
+    assert.equal(put.status, 405);
+    assert.deepEqual(await put.json(), {
+      statusCode: 405,
+      name: 'method_not_allowed',
+      message: 'PUT is not allowed here',
+    });
+    const deep = await fetch(`${sending.app.baseUrl}/domains/dom_x/records/1`, { headers: auth });
+    assert.equal(deep.status, 404);
+    assert.equal(((await deep.json()) as { name: string }).name, 'not_found');
+
     // Anonymous: 401 first, as Resend answers; what is implemented is not disclosed.
     const anonymous = await fetch(`${sending.app.baseUrl}/contacts`);
     assert.equal(anonymous.status, 401);
