@@ -58,7 +58,6 @@ export const RESEND_ERROR_NAMES: Readonly<Record<string, string>> = {
   EMAIL_TOO_LARGE: 'validation_error',
   PAYLOAD_TOO_LARGE: 'validation_error',
   IDEMPOTENCY_KEY_REUSED: 'invalid_idempotent_request',
-  IDEMPOTENCY_KEY_IN_USE: 'concurrent_idempotent_requests',
   RATE_LIMIT_EXCEEDED: 'rate_limit_exceeded',
   SENDING_LIMIT_EXCEEDED: 'rate_limit_exceeded',
   EMAIL_QUEUE_FAILED: 'application_error',
@@ -99,6 +98,7 @@ export function resendNamesOf(code: string): string[] {
   const name = RESEND_ERROR_NAMES[code] ?? fallbackName(status);
   if (code === 'SENDING_LIMIT_EXCEEDED') return [name, 'daily_quota_exceeded'];
   if (code === 'VALIDATION_ERROR') return [name, 'invalid_idempotency_key'];
+  if (code === 'UNAUTHORIZED') return [name, 'invalid_api_key'];
   return [name];
 }
 
