@@ -145,6 +145,25 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     assert.match(signed.toLowerCase(), /list-unsubscribe-post/);
   });
 
+  it('RESEND_BASE_URL alone switches an unchanged `new Resend(key)` to the appliance', async () => {
+    const saved = process.env.RESEND_BASE_URL;
+    process.env.RESEND_BASE_URL = sending.app.baseUrl;
+    try {
+      const unchanged = new Resend(sending.apiKey);
+      const { data, error } = await unchanged.emails.send({
+        from: `orders@${DOMAIN}`,
+        to: 'env@dest.test',
+        subject: 'Switched by the environment',
+        text: 'x',
+      });
+      assert.equal(error, null, JSON.stringify(error));
+      assert.equal((await unchanged.emails.get(data.id)).data?.subject, 'Switched by the environment');
+    } finally {
+      if (saved === undefined) delete process.env.RESEND_BASE_URL;
+      else process.env.RESEND_BASE_URL = saved;
+    }
+  });
+
   it('batch.send queues every email or none; errors name the email by position', async () => {
     const { data, error } = await resend.batch.send([
       { from: `orders@${DOMAIN}`, to: 'one@dest.test', subject: 'Batch 1', text: 'one' },
