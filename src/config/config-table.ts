@@ -357,6 +357,12 @@ export const configTable = {
     '7',
     'Days a webhook event (outbox row) is kept after it was fanned out, and never while one of its deliveries can still be attempted; `0` keeps them forever.',
   ),
+  captureRetentionDays: key(
+    'CAPTURE_RETENTION_DAYS',
+    int(1, 365),
+    '7',
+    'Days the built-in capture keeps the signed copy of test-mode mail (`re_test_` keys, issue 21); the message record and its events stay, its capture then shows `pruned`. Always bounded: captured mail is for trying things out.',
+  ),
   shutdownTimeoutMs: key(
     'SHUTDOWN_TIMEOUT_MS',
     int(100, 60000),

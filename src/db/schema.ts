@@ -151,6 +151,22 @@ export interface EmailsTable {
   updated_at: string;
   sent_at: string | null;
   delivered_at: string | null;
+  /** The sending key's mode (migration 011): `test` mail is captured, never delivered. */
+  mode: Generated<SendMode>;
+  /** 1: test mail sent from a domain not yet verified (allowed for test keys only). */
+  unverified_domain: Generated<number>;
+}
+
+/** `live` mail leaves the appliance; `test` mail ends in the built-in capture (issue 21). */
+export type SendMode = 'live' | 'test';
+
+/** The signed message a test send produced (migration 011): what would have left the appliance. */
+export interface CapturedMessagesTable {
+  email_id: string;
+  user_id: string;
+  raw: Buffer;
+  size_bytes: number;
+  captured_at: string;
 }
 
 export type RecipientType = 'to' | 'cc' | 'bcc';
@@ -365,6 +381,7 @@ export interface Database {
   bounce_reports: BounceReportsTable;
   inbound_messages: InboundMessagesTable;
   inbound_attachments: InboundAttachmentsTable;
+  captured_messages: CapturedMessagesTable;
 }
 
 /** One processed bounce or complaint report (migration 007, modules/bounces): its effects' idempotency key. */

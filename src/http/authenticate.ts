@@ -1,9 +1,13 @@
 import type Koa from 'koa';
 import { findUserById } from '../modules/accounts/accounts.repository';
 import { looksLikeJwt } from '../modules/accounts/sessions';
-import { authenticateApiKey, isApiKeyToken } from '../modules/api-keys/api-keys.usecases';
-import { restrictedApiKey } from '../modules/api-keys/api-keys.usecases';
-import type { ApiKeyPermission } from '../db/schema';
+import {
+  authenticateApiKey,
+  isApiKeyToken,
+  keyMode,
+  restrictedApiKey,
+} from '../modules/api-keys/api-keys.usecases';
+import type { ApiKeyPermission, SendMode } from '../db/schema';
 import { accountSuspended, forbidden, invalidApiKey, unauthorized } from '../shared/app-error';
 import type { ApiDeps, AppContext, AppState, AuthState } from './context';
 
@@ -22,6 +26,7 @@ export async function resolveAuth(
   let userId: string;
   let keyId: string | null = null;
   let epoch: number | null = null;
+  let mode: SendMode = 'live';
   let permission: ApiKeyPermission = 'full_access';
   let domainId: string | null = null;
   if (isApiKeyToken(token)) {
@@ -29,6 +34,7 @@ export async function resolveAuth(
     if (!key) throw invalidApiKey();
     userId = key.user_id;
     keyId = key.id;
+    mode = keyMode(key);
     permission = key.permission;
     domainId = key.domain_id;
   } else if (looksLikeJwt(token)) {
@@ -45,13 +51,21 @@ export async function resolveAuth(
   // A password change bumps the epoch and so ends every session issued before it.
   if (epoch !== null && user.session_epoch !== epoch) throw unauthorized('Session no longer valid');
   if (user.status === 'SUSPENDED') throw accountSuspended();
-  const auth: AuthState = { userId, kind: keyId ? 'api_key' : 'session', keyId, user, permission, domainId };
+  const auth: AuthState = {
+    userId,
+    kind: keyId ? 'api_key' : 'session',
+    keyId,
+    mode,
+    user,
+    permission,
+    domainId,
+  };
   ctx.state.auth = auth;
   return auth;
 }
 
 /**
- * Resolves the caller to an account on every request: API key (`re_live_…`) or
+ * Resolves the caller to an account on every request: API key (`re_live_…`, `re_test_…`) or
  * session JWT. The account row is read each time, so suspension and revocation
  * take effect on the very next request.
  */

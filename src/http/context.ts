@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type { AppConfig } from '../config';
 import type { Db } from '../db/connect';
-import type { ApiKeyPermission } from '../db/schema';
+import type { ApiKeyPermission, SendMode } from '../db/schema';
 import type { UserRow } from '../modules/accounts/accounts.repository';
 import type { SessionSigner } from '../modules/accounts/sessions';
 import type { Actor } from '../modules/audit/audit.repository';
@@ -13,6 +13,8 @@ export interface AuthState {
   readonly kind: 'session' | 'api_key';
   /** The API key used, when kind is api_key. */
   readonly keyId: string | null;
+  /** The key's mode (issue 21): `test` mail is captured. Sessions send nothing, so `live`. */
+  readonly mode: SendMode;
   /** The account row read for this request (status checked), for handlers that need more of it. */
   readonly user: UserRow;
   /** A session has full access; an API key has its own (issue 20). */

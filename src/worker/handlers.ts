@@ -11,6 +11,7 @@ import { createInboundHandler } from '../modules/inbound/inbound.job';
 import { createRetentionHandler, seedRetentionSchedule } from '../modules/retention/retention.jobs';
 import { createWebhookHandlers, seedWebhookSchedules } from '../modules/webhooks/webhooks.jobs';
 import type { HandlerRegistry } from '../jobs/job-handler';
+import { createCaptureSigner } from './capture-signer';
 
 export interface HandlerDeps {
   readonly db: Kysely<Database>;
@@ -29,10 +30,11 @@ export interface HandlerDeps {
  */
 export function createHandlers(deps: HandlerDeps): HandlerRegistry {
   const hot = { ...deps, writes: deps.writes ?? new WriteBatcher(deps.db) };
+  const send = { ...hot, sign: createCaptureSigner({ db: deps.db, secretKey: deps.config.secretKey }) };
   return {
     'dns-recheck': createDnsRecheckHandler(deps),
-    'email-send': createEmailSendHandler(hot),
-    'email-send:failed': createStagedSendHandler(hot),
+    'email-send': createEmailSendHandler(send),
+    'email-send:failed': createStagedSendHandler(send),
     'mta-outcome': createMtaOutcomeHandler(hot),
     'bounce-processing': createBounceHandler(deps),
     // Bounded by count and bytes inside (each run holds its whole message while parsing);

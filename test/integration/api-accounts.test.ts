@@ -144,9 +144,10 @@ describe('accounts, sessions and API keys over HTTP', () => {
     assert.match(key.keyPrefix ?? '', /^re_live_/);
     assert.ok((key.warning ?? '').length > 0);
 
+    // `live` and `test` (issue 21, test/integration/test-mode.test.ts) are the modes.
     const badMode = await app.api.post<ErrorBody>('/v1/api-keys', {
       token: user.token,
-      body: { name: 'x', mode: 'test' },
+      body: { name: 'x', mode: 'sandbox' },
     });
     assert.equal(badMode.body.error.code, 'VALIDATION_ERROR');
 

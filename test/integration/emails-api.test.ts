@@ -122,6 +122,7 @@ describe('POST /v1/emails: the send pipeline up to the queue', () => {
         domainId,
         recipients: 4,
         scheduledAt: null,
+        mode: 'live',
         method: 'POST',
         path: '/v1/emails',
         status: 202,

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { simpleParser } from 'mailparser';
@@ -39,6 +40,7 @@ const config = (injectPort: number, secretKey = SECRET_KEY) => ({
   secretKey,
   mailHostname: 'worker.mailroom.test',
   baseUrl: 'http://localhost:3000',
+  dataDir: os.tmpdir(),
 });
 
 describe('email-send handler (real SQLite, fake injection listener)', () => {

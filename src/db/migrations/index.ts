@@ -9,6 +9,7 @@ import * as m007 from './007-bounces';
 import * as m008 from './008-submission';
 import * as m009 from './009-quota-windows';
 import * as m010 from './010-operator-limits';
+import * as m011 from './011-test-mode';
 import * as m013 from './013-api-key-permissions';
 import * as m014 from './014-webhook-payload-format';
 
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '008-submission': m008,
   '009-quota-windows': m009,
   '010-operator-limits': m010,
+  '011-test-mode': m011,
   '013-api-key-permissions': m013,
   '014-webhook-payload-format': m014,
 };

@@ -1,7 +1,15 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AbuseStateTable, Database, EmailStatus } from '../../db/schema';
+import { SIMULATOR_DOMAIN } from '../delivery/simulator';
 import type { SignalInputs } from './signals';
 import { THRESHOLDS } from './signals';
+
+/**
+ * Simulator recipients and test mail cost no reputation (issue 21): their bounces,
+ * complaints and repetitions are the account testing its integration, not its
+ * recipients' verdict. (Volume still counts them: the quota ledger, test mail apart.)
+ */
+const SIMULATOR_ADDRESSES = `%@${SIMULATOR_DOMAIN}`;
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -33,6 +41,8 @@ async function recipientOutcomes(
     .where('emails.user_id', '=', userId)
     .where('emails.created_at', '>', since)
     .where('emails.attempts', '>', 0)
+    .where('emails.mode', '=', 'live')
+    .where('email_recipients.address', 'not like', SIMULATOR_ADDRESSES)
     .where('email_recipients.status', 'in', PAST_HAND_OFF)
     .groupBy('email_recipients.status')
     .execute();
@@ -70,6 +80,8 @@ async function topRecipient(
     .where('emails.user_id', '=', userId)
     .where('emails.created_at', '>', since)
     .where('emails.status', '<>', 'cancelled')
+    .where('emails.mode', '=', 'live')
+    .where('email_recipients.address', 'not like', SIMULATOR_ADDRESSES)
     .groupBy('email_recipients.address')
     .orderBy('n', 'desc')
     .orderBy('email_recipients.address')

@@ -7,7 +7,7 @@ export const ApiKeyView = z
   .object({
     id: z.string(),
     name: z.string(),
-    mode: z.literal('live'),
+    mode: z.enum(['live', 'test']),
     keyPrefix: z.string(),
     permission: z.enum(API_KEY_PERMISSIONS),
     domainId: z.string().nullable(),
@@ -22,11 +22,13 @@ export const CreatedApiKeyView = z
   .object({
     id: z.string(),
     name: z.string(),
-    mode: z.literal('live'),
+    mode: z.enum(['live', 'test']),
     keyPrefix: z.string(),
     permission: z.enum(API_KEY_PERMISSIONS),
     domainId: z.string().nullable(),
-    token: z.string().describe('The secret `re_live_…`; shown only in this response.'),
+    token: z
+      .string()
+      .describe('The secret `re_live_…` (or `re_test_…` for a test key); shown only in this response.'),
     warning: z.string(),
     createdAt: timestamp,
   })

@@ -18,8 +18,8 @@ export const createBody = z
       .min(1)
       .max(100)
       .refine((s) => !hasControlChars(s), 'must not contain control characters'),
-    // Spec: the request value is `live`; no other mode exists in this version.
-    mode: z.literal('live').default('live'),
+    // Spec: `live` (the default); issue 21 adds `test`: `re_test_` tokens whose mail is captured.
+    mode: z.enum(['live', 'test']).default('live'),
     /** Issue 20: Resend's two permissions; `full_access` is what a key always could do, plus key management. */
     permission: z.enum(API_KEY_PERMISSIONS).default('full_access'),
     domainId: z.string().max(64).optional(),

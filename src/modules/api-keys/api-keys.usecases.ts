@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ApiKeyPermission, Database } from '../../db/schema';
+import type { ApiKeyPermission, Database, SendMode } from '../../db/schema';
 import { defineError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { newId, randomToken } from '../../shared/ids';
@@ -12,6 +12,10 @@ import { findDomain } from '../domains/domains.repository';
 import { domainNotFound } from '../domains/domains.errors';
 
 export const API_KEY_PREFIX = 're_live_';
+/** Test-mode keys (issue 21): their mail runs the whole pipeline and ends in the capture. */
+export const TEST_API_KEY_PREFIX = 're_test_';
+const KEY_PREFIXES: Record<SendMode, string> = { live: API_KEY_PREFIX, test: TEST_API_KEY_PREFIX };
+/** Both prefixes have the same length: the shown part is the prefix and four characters. */
 const PREFIX_SHOWN = API_KEY_PREFIX.length + 4;
 
 export const apiKeyNotFound = defineError('API_KEY_NOT_FOUND', 404, 'No such API key');
@@ -41,7 +45,7 @@ export interface ApiKeyView {
 /** What creating a key takes (POST /v1/api-keys, and the Resend surface's). */
 export interface CreateApiKeyInput {
   readonly name: string;
-  readonly mode: 'live';
+  readonly mode: SendMode;
   readonly permission: ApiKeyPermission;
   /** Only with `sending_access`: the one domain of the account the key may send from. */
   readonly domainId?: string | undefined;
@@ -74,7 +78,12 @@ export function apiKeyView(row: ApiKeyRow): ApiKeyView {
 }
 
 export function isApiKeyToken(token: string): boolean {
-  return token.startsWith(API_KEY_PREFIX);
+  return token.startsWith(API_KEY_PREFIX) || token.startsWith(TEST_API_KEY_PREFIX);
+}
+
+/** A key row's mode; anything but `test` is live (rows before issue 21 all say `live`). */
+export function keyMode(row: Pick<ApiKeyRow, 'mode'>): SendMode {
+  return row.mode === 'test' ? 'test' : 'live';
 }
 
 export async function createApiKey(deps: {
@@ -87,7 +96,7 @@ export async function createApiKey(deps: {
   if (domainId !== null && !(await findDomain(deps.db, deps.userId, domainId))) {
     throw domainNotFound(undefined, { domainId });
   }
-  const token = `${API_KEY_PREFIX}${randomToken(32)}`;
+  const token = `${KEY_PREFIXES[deps.input.mode]}${randomToken(32)}`;
   const row: ApiKeyRow = {
     id: newId('key'),
     user_id: deps.userId,
@@ -109,7 +118,13 @@ export async function createApiKey(deps: {
       action: 'api_key.created',
       resource: 'api_key',
       resourceId: row.id,
-      details: { name: row.name, keyPrefix: row.key_prefix, permission: row.permission, domainId },
+      details: {
+        name: row.name,
+        mode: row.mode,
+        keyPrefix: row.key_prefix,
+        permission: row.permission,
+        domainId,
+      },
     });
   });
   return {

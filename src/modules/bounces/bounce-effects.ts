@@ -110,6 +110,7 @@ async function applyOne(
       await recordEmailEvent(trx, { ...base, type: step.to, message: reason });
       await recordOutbox(trx, {
         userId: email.user_id,
+        mode: email.mode,
         event: step.to === 'bounced' ? 'email.bounced' : 'email.complained',
         emailId: email.id,
         recipient: m.recipient,

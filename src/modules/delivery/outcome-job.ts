@@ -141,6 +141,7 @@ export async function applyMtaOutcomeIn(
     const failure = to === 'bounced' || to === 'failed';
     await recordOutbox(trx, {
       userId: email.user_id,
+      mode: email.mode,
       event: hook,
       emailId: email.id,
       recipient: recipient.address,

@@ -18,6 +18,8 @@ import { buildMime, mimeInputFrom } from './mime-builder';
 import { findRawMessage } from './raw-message.repository';
 import { verpAddress } from './verp-address';
 import { BEFORE_HAND_OFF, failMessage, recordSent } from './send-records';
+import type { LocalHandOff, LocalHandOffDeps } from './local-hand-off';
+import { localAcceptance, prepareLocalHandOff, recordLocalHandOff } from './local-hand-off';
 
 /** What happens to the message when the MTA could not be reached or answered 4xx. */
 export type TransientPlan =
@@ -49,6 +51,8 @@ export interface AttemptDeps {
   readonly baseUrl: string;
   /** The VERP tag key (`verpKey(SECRET_KEY)`), for the envelope sender. */
   readonly verpKey: Buffer;
+  /** Test mail's capture and the simulator's reports (issue 21). */
+  readonly local: LocalHandOffDeps;
   readonly signal?: AbortSignal | undefined;
   /**
    * The worker's group commit: the attempt's transactions share commits with other
@@ -117,18 +121,38 @@ export async function attemptSend(
     return settle(deps, email, attempt, failure, plan);
   }
 
+  const verp = verpAddress(email.id, email.domain_name, deps.verpKey);
+  let local: LocalHandOff;
+  try {
+    local = await prepareLocalHandOff(deps.local, email, recipients, raw, verp);
+  } catch (err) {
+    // Signing or a report file failed before any recipient got the message: retry it.
+    const reason = `local hand-off failed: ${err instanceof Error ? err.message : String(err)}`;
+    const failure: HandOffFailure = {
+      transient: true,
+      aborted: false,
+      reason,
+      statusCode: null,
+      rejected: [],
+    };
+    return settle(deps, email, attempt, failure, plan);
+  }
+
   let accepted: HandOffAccepted;
   try {
-    accepted = await deps.inject({
-      from: verpAddress(email.id, email.domain_name, deps.verpKey),
-      to: recipients.map((r) => r.address),
-      raw,
-      signal: deps.signal,
-    });
+    // Test mail and simulator recipients never reach the MTA: no connection, no MX lookup.
+    accepted =
+      local.toMta.length === 0
+        ? localAcceptance(local, email)
+        : await deps.inject({ from: verp, to: local.toMta, raw, signal: deps.signal });
   } catch (err) {
     return settle(deps, email, attempt, classifyHandOffError(err), plan);
   }
-  const recorded = await write(deps, (trx) => recordSent(trx, email, attempt, accepted));
+  const recorded = await write(deps, async (trx) => {
+    if (!(await recordSent(trx, email, attempt, accepted))) return false;
+    await recordLocalHandOff(trx, email, local);
+    return true;
+  });
   const result: AttemptResult = recorded
     ? { kind: 'sent', attempt, recovered: false }
     : { kind: 'overtaken', attempt };
@@ -154,7 +178,7 @@ async function begin(trx: Kysely<Database>, emailId: string): Promise<Start> {
   const stop =
     email.user_status === 'SUSPENDED'
       ? 'account suspended'
-      : email.domain_status !== 'VERIFIED'
+      : email.domain_status !== 'VERIFIED' && email.mode !== 'test'
         ? 'domain not verified'
         : undefined;
   if (stop !== undefined) {

@@ -11,6 +11,7 @@ import { createInjector } from './inject-client';
 import type { AttemptDeps, TransientPlan } from './send-attempt';
 import { attemptSend } from './send-attempt';
 import { verpKey } from './verp-address';
+import type { CaptureSigner } from './local-hand-off';
 
 export const EMAIL_SEND_QUEUE = 'email-send';
 /** Spec: parked messages wait here for a slow retry (operators alert on its depth). */
@@ -116,7 +117,9 @@ export function attemptBudget(maxAttempts: number | undefined): number {
 
 export interface SendJobDeps {
   readonly db: Kysely<Database>;
-  readonly config: Pick<AppConfig, 'injectPort' | 'secretKey' | 'mailHostname' | 'baseUrl'>;
+  readonly config: Pick<AppConfig, 'injectPort' | 'secretKey' | 'mailHostname' | 'baseUrl' | 'dataDir'>;
+  /** Signs captured test mail (the worker's DKIM signer); absent: captured unsigned. */
+  readonly sign?: CaptureSigner | undefined;
   /** Default: SMTP to 127.0.0.1:injectPort with the internal credential. */
   readonly inject?: Injector | undefined;
   /** The worker's group commit (see AttemptDeps.writes). */
@@ -135,6 +138,7 @@ function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal 
     signal,
     baseUrl: deps.config.baseUrl,
     verpKey: key,
+    local: { dataDir: deps.config.dataDir, sign: deps.sign },
   });
 }
 

@@ -64,6 +64,7 @@ export async function recordSent(
   for (const address of taken) {
     await recordOutbox(trx, {
       userId: email.user_id,
+      mode: email.mode,
       event: 'email.sent',
       emailId: email.id,
       recipient: address,
@@ -87,7 +88,7 @@ async function recordRecipientFailure(
 ): Promise<void> {
   const base = { emailId: email.id, userId: email.user_id, recipient, at };
   await recordEmailEvent(trx, { ...base, type: 'failed', message: reason });
-  await recordOutbox(trx, { ...base, event: 'email.failed', data: { reason, statusCode } });
+  await recordOutbox(trx, { ...base, mode: email.mode, event: 'email.failed', data: { reason, statusCode } });
 }
 
 export interface Failure {
@@ -141,6 +142,7 @@ export async function failMessage(
     const own = refused.get(address);
     await recordOutbox(trx, {
       userId: email.user_id,
+      mode: email.mode,
       event: 'email.failed',
       emailId: email.id,
       recipient: address,

@@ -24,11 +24,25 @@ export const EmailEventView = z
   })
   .meta({ id: 'EmailEvent' });
 
-/** A message as GET /v1/emails/{id} shows it; lists leave out `events`. */
+/** Where a test-mode message ended (email-view.ts captureView, issue 21). */
+export const CaptureView = z
+  .object({
+    state: z.enum(['pending', 'captured', 'pruned', 'none']),
+    unverifiedDomain: z.boolean(),
+    capturedAt: timestamp.nullable(),
+    sizeBytes: z.number().int().nullable(),
+    raw: z.string().nullable(),
+    html: z.string().nullable(),
+    text: z.string().nullable(),
+  })
+  .meta({ id: 'Capture' });
+
+/** A message as GET /v1/emails/{id} shows it; lists leave out `events` and `capture`. */
 export const EmailView = z
   .object({
     id: z.string(),
     status: emailStatus,
+    mode: z.enum(['live', 'test']),
     subject: z.string(),
     fromAddress: z.string(),
     from: z.string(),
@@ -45,6 +59,9 @@ export const EmailView = z
     tags: jsonObject,
     metadata: jsonObject,
     recipients: z.array(RecipientView),
+    capture: CaptureView.nullable()
+      .optional()
+      .describe('Only on GET /v1/emails/{id}: null for live mail, the capture of test mail.'),
     events: z.array(EmailEventView).optional().describe('Only on GET /v1/emails/{id}.'),
   })
   .meta({ id: 'Email' });

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { emailView } from './email-view';
+import { findCapturedInfo, findCapturedRaw } from './captured-message.repository';
+import { captureView, emailView } from './email-view';
 import { emailNotFound } from './emails.errors';
 import type { EmailListQuery } from './emails.repository';
 import { eventsOf, findAccountEmail, listEmails, recipientsOf } from './emails.repository';
@@ -8,11 +9,12 @@ import { eventsOf, findAccountEmail, listEmails, recipientsOf } from './emails.r
 export async function getEmailView(deps: { db: Kysely<Database>; userId: string; emailId: string }) {
   const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);
   if (!email) throw emailNotFound();
-  const [recipients, events] = await Promise.all([
+  const [recipients, events, captured] = await Promise.all([
     recipientsOf(deps.db, [email.id]),
     eventsOf(deps.db, email.id),
+    email.mode === 'test' ? findCapturedInfo(deps.db, deps.userId, email.id) : undefined,
   ]);
-  return emailView(email, recipients, events);
+  return emailView(email, recipients, events, captureView(email, captured));
 }
 
 export async function listEmailViews(deps: { db: Kysely<Database>; userId: string; query: EmailListQuery }) {
@@ -28,4 +30,23 @@ export async function listEmailViews(deps: { db: Kysely<Database>; userId: strin
     hasMore: rows.length > deps.query.limit,
     lastId: page.at(-1)?.id ?? null,
   };
+}
+
+/**
+ * The captured message of a test send as signed (issue 21). Live mail keeps no sent
+ * copy yet: EMAIL_NOT_FOUND says so in its details.
+ */
+export async function getCapturedRaw(deps: { db: Kysely<Database>; userId: string; emailId: string }) {
+  const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);
+  if (!email) throw emailNotFound();
+  const raw = await findCapturedRaw(deps.db, deps.userId, email.id);
+  if (!raw) {
+    throw emailNotFound(
+      'No captured copy of this message: only test-mode mail is captured, for CAPTURE_RETENTION_DAYS',
+      {
+        reason: email.mode === 'test' ? 'capture_not_available' : 'not_test_mode',
+      },
+    );
+  }
+  return raw;
 }

@@ -29,7 +29,13 @@ export interface PruneOptions {
 }
 
 export type PruneName =
-  'succeededJobs' | 'failedJobs' | 'webhookEvents' | 'idempotencyKeys' | 'quotaBuckets' | 'quotaLedger';
+  | 'succeededJobs'
+  | 'failedJobs'
+  | 'webhookEvents'
+  | 'idempotencyKeys'
+  | 'quotaBuckets'
+  | 'quotaLedger'
+  | 'capturedMessages';
 
 export type PruneCounts = Readonly<Record<PruneName, number>>;
 
@@ -72,7 +78,8 @@ const before = (now: Date, ms: number): Date => new Date(now.getTime() - ms);
  * Deletes what has outlived its policy, table by table, in bounded batches.
  * Never touches queued or running jobs, undispatched webhook events, or an event
  * a delivery can still be attempted for; customer data (messages, recipients,
- * events, inbound mail, suppressions, audit) is not here at all.
+ * events, inbound mail, suppressions, audit) is not here at all, only the captured
+ * copy of test mail (CAPTURE_RETENTION_DAYS).
  */
 export async function pruneTables(o: PruneOptions): Promise<PruneCounts> {
   const { db, policy, now } = o;
@@ -89,6 +96,7 @@ export async function pruneTables(o: PruneOptions): Promise<PruneCounts> {
     idempotencyKeys: 0,
     quotaBuckets: 0,
     quotaLedger: 0,
+    capturedMessages: 0,
   };
 
   const jobPolicies = [
@@ -143,6 +151,14 @@ export async function pruneTables(o: PruneOptions): Promise<PruneCounts> {
     loop,
     (limit) => repo.selectExpiredLedger(db, ledger, limit),
     (ids) => repo.deleteLedger(db, ledger, ids),
+  );
+
+  const capturedBefore = before(now, policy.capturedMessagesMs).toISOString();
+  counts.capturedMessages = await drain(
+    'capturedMessages',
+    loop,
+    (limit) => repo.selectExpiredCaptures(db, capturedBefore, limit),
+    (ids) => repo.deleteCaptures(db, capturedBefore, ids),
   );
 
   return counts;

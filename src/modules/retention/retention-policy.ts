@@ -19,6 +19,8 @@ export interface RetentionPolicy {
   readonly quotaBucketsMs: number;
   /** Quota ledger rows, counted from `created_at`. */
   readonly quotaLedgerMs: number;
+  /** Captured test mail (issue 21), counted from `captured_at`: always bounded. */
+  readonly capturedMessagesMs: number;
   /** A raw inbound file younger than this is never touched, referenced or not. */
   readonly orphanFileMinAgeMs: number;
 }
@@ -49,7 +51,10 @@ const days = (n: number): number | null => (n === 0 ? null : n * DAY_MS);
 export function retentionPolicy(
   config: Pick<
     AppConfig,
-    'retentionSucceededJobsDays' | 'retentionFailedJobsDays' | 'retentionWebhookEventsDays'
+    | 'retentionSucceededJobsDays'
+    | 'retentionFailedJobsDays'
+    | 'retentionWebhookEventsDays'
+    | 'captureRetentionDays'
   >,
 ): RetentionPolicy {
   return {
@@ -59,6 +64,7 @@ export function retentionPolicy(
     idempotencyKeysMs: IDEMPOTENCY_KEYS_MS,
     quotaBucketsMs: QUOTA_BUCKETS_MS,
     quotaLedgerMs: QUOTA_LEDGER_MS,
+    capturedMessagesMs: config.captureRetentionDays * DAY_MS,
     orphanFileMinAgeMs: ORPHAN_FILE_MIN_AGE_MS,
   };
 }

@@ -19,7 +19,11 @@ const KEY_PREFIX = 'run:';
 
 export type RetentionConfig = Pick<
   AppConfig,
-  'dataDir' | 'retentionSucceededJobsDays' | 'retentionFailedJobsDays' | 'retentionWebhookEventsDays'
+  | 'dataDir'
+  | 'retentionSucceededJobsDays'
+  | 'retentionFailedJobsDays'
+  | 'retentionWebhookEventsDays'
+  | 'captureRetentionDays'
 >;
 
 /** Enqueues the run of the slot `now` falls in (or the next): one job per slot, whoever asks. */

@@ -214,3 +214,34 @@ export async function deleteLedger(
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
+
+/** Captures of test mail (migration 011) taken before `before`, oldest first. */
+export async function selectExpiredCaptures(
+  db: Kysely<Database>,
+  before: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('captured_messages')
+    .select('email_id')
+    .where('captured_at', '<', before)
+    .orderBy('captured_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.email_id);
+}
+
+/** The message row, its events and status stay: only the captured bytes go (the view then says `pruned`). */
+export async function deleteCaptures(
+  db: Kysely<Database>,
+  before: string,
+  emailIds: readonly string[],
+): Promise<number> {
+  if (emailIds.length === 0) return 0;
+  const res = await db
+    .deleteFrom('captured_messages')
+    .where('captured_at', '<', before)
+    .where('email_id', 'in', emailIds)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

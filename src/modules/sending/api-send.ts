@@ -26,6 +26,8 @@ export type ApiSend = Omit<MessageToCommit, 'messageId' | 'stored' | 'screening'
 export interface Committed {
   readonly usage: QuotaUsage;
   readonly domainId: string;
+  /** Test mode sent from a domain not yet verified (the route says so in a header). */
+  readonly unverifiedDomain: boolean;
 }
 
 /** Runs an API send's commit step: the api's writer thread (src/http/api-writer.ts). */
@@ -60,11 +62,15 @@ export function apiSendToCommit(send: ApiSend): MessageToCommit {
 /** The commit step of an API send (commit-message.ts): the api writer thread's `email.commit` unit. */
 export async function commitApiSend(deps: CommitDeps, send: ApiSend): Promise<Committed> {
   const { usage, domain } = await commitMessage(deps, apiSendToCommit(send));
-  return { usage, domainId: domain.id };
+  return { usage, domainId: domain.id, unverifiedDomain: domain.status !== 'VERIFIED' };
 }
 
 /** The commit step of a batch: the api writer thread's `email.commit-batch` unit. */
 export async function commitApiBatch(deps: CommitDeps, sends: readonly ApiSend[]): Promise<Committed[]> {
   const done = await commitMessages(deps, sends.map(apiSendToCommit));
-  return done.map(({ usage, domain }) => ({ usage, domainId: domain.id }));
+  return done.map(({ usage, domain }) => ({
+    usage,
+    domainId: domain.id,
+    unverifiedDomain: domain.status !== 'VERIFIED',
+  }));
 }

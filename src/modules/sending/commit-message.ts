@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
-import type { Database } from '../../db/schema';
+import type { Database, SendMode } from '../../db/schema';
 import { AppError, isAppError } from '../../shared/app-error';
 import { newId } from '../../shared/ids';
 import { insertNewJob } from '../../jobs/enqueue';
@@ -24,6 +24,7 @@ import type { QueuedEmailRow } from './queued-message.repository';
 import { insertQueuedEmail, insertQueuedEvent, insertSubmittedRaw } from './queued-message.repository';
 import { emailSendJob } from '../delivery/send-job';
 import { resolveSendingDomain } from './sending-domain';
+import { isSimulatedSuppressed } from '../delivery/simulator';
 import { apiKeyDomainRestricted } from '../api-keys/api-keys.usecases';
 
 /**
@@ -81,6 +82,11 @@ export interface MessageToCommit {
   /** The sender's account as authentication loaded it. */
   readonly user: UserRow;
   readonly apiKeyId: string | null;
+  /**
+   * The sending key's mode (issue 21; absent: `live`). `test` may send from a domain
+   * not yet verified, counts against quota buckets of its own and is captured.
+   */
+  readonly mode?: SendMode | undefined;
   /** The one domain the API key may send from (issue 20); null or absent: any of the account's. */
   readonly onlyDomainId?: string | null | undefined;
   /** The sender: its domain must be on the account, verified, and allow its local part. */
@@ -189,7 +195,8 @@ async function writeMessage(
   limits: QuotaLimits,
 ): Promise<CommittedMessage> {
   const userId = m.user.id;
-  const domain = await resolveSendingDomain(trx, userId, m.from);
+  const mode = m.mode ?? 'live';
+  const domain = await resolveSendingDomain(trx, userId, m.from, { allowUnverified: mode === 'test' });
   if (m.onlyDomainId && domain.id !== m.onlyDomainId) {
     throw apiKeyDomainRestricted(`This API key may not send from ${domain.domain}`, {
       domainId: domain.id,
@@ -198,11 +205,12 @@ async function writeMessage(
   }
   if (!m.screening.ok) throw m.screening.refusal;
   const recipients = m.screening.recipients;
-  const suppressed = await findSuppressed(
-    trx,
-    userId,
-    recipients.map((r) => r.address),
-  );
+  const addresses = recipients.map((r) => r.address);
+  // suppressed@ the simulator's domain behaves as an address on the suppression list.
+  const suppressed = [
+    ...(await findSuppressed(trx, userId, addresses)),
+    ...addresses.filter(isSimulatedSuppressed),
+  ];
   if (suppressed.length > 0)
     throw suppressedRecipient(`Suppressed: ${suppressed.join(', ')}`, { recipients: suppressed });
   if (m.size.bytes > config.emailMaxSizeBytes) {
@@ -215,6 +223,7 @@ async function writeMessage(
     userId,
     domainId: domain.id,
     apiKeyId: m.apiKeyId,
+    mode,
     emailId: m.id,
     count: recipients.length,
     limits,
@@ -238,6 +247,8 @@ async function writeMessage(
       updated_at: m.now,
       sent_at: null,
       delivered_at: null,
+      mode,
+      unverified_domain: domain.status === 'VERIFIED' ? 0 : 1,
     },
     recipients.map((r) => ({ id: newId('rcpt'), address: r.address, name: r.name, type: r.type })),
     m.attachments.map((a, position) => ({

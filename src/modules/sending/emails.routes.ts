@@ -6,7 +6,7 @@ import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
 import { pageBody } from '../../shared/cursor';
 import { canonicalAddress } from '../emails/address';
-import { getEmailView, listEmailViews } from '../emails/emails.usecases';
+import { getCapturedRaw, getEmailView, listEmailViews } from '../emails/emails.usecases';
 import { cancelEmail } from './cancel-email';
 import { defineBatchSend } from './email-batch.routes';
 import { listEmailsQuery, oversizedCollections, rescheduleBody, sendEmailBody } from './emails.schemas';
@@ -132,6 +132,28 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       });
       if (done.due) signalWork();
       ctx.body = done.email;
+    },
+  );
+
+  routes.define(
+    {
+      method: 'get',
+      path: '/:id/raw',
+      ids: { id: 'email' },
+      auth: 'either',
+      operationId: 'getEmailRaw',
+      summary: 'The captured message of a test-mode send, as signed (message/rfc822)',
+      ok: { status: 200, description: 'The message as it would have left', contentType: 'message/rfc822' },
+      errors: ['EMAIL_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      const id = ctx.params.id ?? '';
+      const raw = await getCapturedRaw({ db: deps.db, userId, emailId: id });
+      ctx.set('Content-Disposition', `attachment; filename="${id}.eml"`);
+      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+      ctx.type = 'message/rfc822';
+      ctx.body = raw;
     },
   );
 

@@ -42,6 +42,8 @@ const EMAIL_COLUMNS = [
   'updated_at',
   'sent_at',
   'delivered_at',
+  'mode',
+  'unverified_domain',
 ] as const satisfies readonly Exclude<keyof EmailInsert, 'attempts'>[];
 
 export type QueuedEmailRow = Pick<Required<EmailInsert>, (typeof EMAIL_COLUMNS)[number]>;

@@ -1,6 +1,7 @@
 import type { RecipientType } from '../../db/schema';
 import { canonicalAddress, parseMailbox } from '../emails/address';
 import { invalidRecipient, tooManyRecipients } from '../emails/emails.errors';
+import { unknownSimulatorAddress } from '../delivery/simulator';
 
 /** The recipient checks of a send that need no SQL (commit-message.ts raises their refusal in order). */
 
@@ -43,6 +44,13 @@ export function screenRecipients(
           });
     }
     const address = canonicalAddress(mailbox.address);
+    const unknown = unknownSimulatorAddress(address);
+    if (unknown !== undefined) {
+      throw invalidRecipient(
+        unknown,
+        g.field === undefined ? { value: g.value } : { field: g.field, value: g.value },
+      );
+    }
     if (seen.has(address)) continue;
     seen.add(address);
     out.push({ address, name: mailbox.name, type: g.type });

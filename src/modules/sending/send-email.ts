@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
-import type { Database } from '../../db/schema';
+import type { Database, SendMode } from '../../db/schema';
 import type { AppError } from '../../shared/app-error';
 import { isAppError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
@@ -35,6 +35,8 @@ export interface SendDeps {
   /** The sender's account, as authentication loaded it for this request. */
   readonly user: UserRow;
   readonly apiKeyId: string | null;
+  /** The key's mode: `test` mail is captured (issue 21). */
+  readonly mode: SendMode;
   /** The domain the API key is held to (issue 20), null when any. */
   readonly onlyDomainId?: string | null | undefined;
   /** The Idempotency-Key and the SHA-256 of the raw request body, when the client sent a key. */
@@ -48,6 +50,7 @@ export interface QueuedLogFields {
   readonly domainId: string;
   readonly recipients: number;
   readonly scheduledAt: string | null;
+  readonly mode: SendMode;
 }
 
 export interface SendResult extends StoredResponse {
@@ -55,6 +58,8 @@ export interface SendResult extends StoredResponse {
   readonly replayed: boolean;
   /** Set when this request queued messages (not for a replay). */
   readonly queued?: readonly QueuedLogFields[] | undefined;
+  /** Test mode sent from a domain not yet verified (any message of a batch). */
+  readonly unverifiedDomain?: boolean | undefined;
 }
 
 /** Retry-After of a send refused under the free-space floor: the floor is re-read every second. */
@@ -91,7 +96,7 @@ interface PreparedSend {
 
 /** The checks that need no SQL (from, recipients, reply-to, size) and the message as the commit step takes it. */
 function prepareSend(
-  deps: Pick<SendDeps, 'config' | 'user' | 'apiKeyId' | 'onlyDomainId'>,
+  deps: Pick<SendDeps, 'config' | 'user' | 'apiKeyId' | 'onlyDomainId' | 'mode'>,
   input: SendEmailInput,
   id: string,
   now: string,
@@ -131,6 +136,7 @@ function prepareSend(
     user: deps.user,
     apiKeyId: deps.apiKeyId,
     onlyDomainId: deps.onlyDomainId ?? null,
+    mode: deps.mode,
     from,
     recipients: screening.ok ? screening.recipients : [],
     size: { bytes: size, text: 'Bodies plus attachments are' },
@@ -193,9 +199,11 @@ async function commitOrReplay<T>(
       const { refusal } = failed.screening;
       // The domains of the messages before it come first in the spec's order.
       for (const [index, p] of prepared.slice(0, refused + 1).entries()) {
-        await resolveSendingDomain(db, userId, p.from).catch((err: unknown) => {
-          throw isAppError(err) ? batchError(prepared, err, index) : emailQueueFailedBy(err);
-        });
+        await resolveSendingDomain(db, userId, p.from, { allowUnverified: deps.mode === 'test' }).catch(
+          (err: unknown) => {
+            throw isAppError(err) ? batchError(prepared, err, index) : emailQueueFailedBy(err);
+          },
+        );
       }
       throw isAppError(refusal) ? batchError(prepared, refusal, refused) : refusal;
     }
@@ -241,10 +249,11 @@ export async function sendEmail(deps: SendDeps & { readonly input: SendEmailInpu
   const send: ApiSend = { ...prepared.send, idempotency: idempotency && { ...idempotency, response } };
   const committed = await commitOrReplay(deps, [prepared], () => deps.committer.commit(send));
   if (!('usage' in committed)) return { ...committed, usage: null, replayed: true };
-  const { usage, domainId } = committed;
+  const { usage, domainId, unverifiedDomain } = committed;
   const scheduledAt = send.fields.scheduled_at;
-  const queued = [{ emailId: id, userId, domainId, recipients: send.recipients.length, scheduledAt }];
-  return { ...response, usage, replayed: false, queued };
+  const recipients = send.recipients.length;
+  const queued = [{ emailId: id, userId, domainId, recipients, scheduledAt, mode: deps.mode }];
+  return { ...response, usage, replayed: false, queued, unverifiedDomain };
 }
 
 /**
@@ -286,6 +295,8 @@ export async function sendEmailBatch(
     domainId: committed[i]?.domainId ?? '',
     recipients: send.recipients.length,
     scheduledAt: send.fields.scheduled_at,
+    mode: deps.mode,
   }));
-  return { ...response, usage: committed.at(-1)?.usage ?? null, replayed: false, queued };
+  const unverifiedDomain = committed.some((c) => c.unverifiedDomain);
+  return { ...response, usage: committed.at(-1)?.usage ?? null, replayed: false, queued, unverifiedDomain };
 }

@@ -47,6 +47,7 @@ export function sendDeps(deps: ApiDeps, ctx: AppContext, auth: AuthState, raw: B
     log: deps.log,
     user: auth.user,
     apiKeyId: auth.keyId,
+    mode: auth.mode,
     onlyDomainId: auth.domainId,
     // The body is hashed only when a key asks for replay protection.
     idempotency:
@@ -58,11 +59,17 @@ export function sendDeps(deps: ApiDeps, ctx: AppContext, auth: AuthState, raw: B
 export function answerSend(ctx: AppContext, result: SendResult, logFields: object | undefined): void {
   if (result.usage) setQuotaHeaders(ctx, result.usage);
   if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+  if (ctx.state.auth?.mode === 'test') {
+    ctx.set(TEST_MODE_HEADER, result.unverifiedDomain === true ? 'unverified-domain' : 'captured');
+  }
   if (logFields) ctx.state.accessLog = { event: 'email_queued', msg: 'email queued', fields: logFields };
   if (result.queued?.some((q) => q.scheduledAt === null)) signalWork();
   ctx.status = result.status;
   ctx.body = result.body;
 }
+
+/** On every send with a test-mode key (issue 21): what happened instead of delivery. */
+const TEST_MODE_HEADER = 'X-Mailroom-Test-Mode';
 
 export const SEND_REQUEST_HEADERS = {
   'Idempotency-Key':
@@ -75,6 +82,8 @@ export const SEND_RESPONSE_HEADERS = {
   'X-RateLimit-Limit-Day': 'The daily allowance',
   'X-RateLimit-Remaining-Day': 'What is left of it',
   'Idempotent-Replayed': '`true` when this is the stored answer to an earlier request with the same key',
+  [TEST_MODE_HEADER]:
+    'Test-mode keys only: `captured` (the message will end in the capture), or `unverified-domain` (captured too, and sent from a domain that is not verified: a live key would be refused)',
 };
 
 /** The errors a send can answer besides validation and auth. */

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import { PreparedQuery } from '../../db/precompiled';
-import type { Database, OutboxTable } from '../../db/schema';
+import type { Database, OutboxTable, SendMode } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 
@@ -16,6 +16,8 @@ export interface OutboxInput {
   /** The payload without `event` and `timestamp`, which are added here. */
   readonly data: Record<string, unknown>;
   readonly at?: string;
+  /** The message's mode: test mail's payloads carry `mode: "test"` (issue 21); live ones are unchanged. */
+  readonly mode?: SendMode | undefined;
 }
 
 // Runs for every message sent and every delivery report: compiled once (db/precompiled.ts),
@@ -44,6 +46,7 @@ export async function recordOutbox(db: Kysely<Database>, o: OutboxInput): Promis
     emailId: o.emailId,
     timestamp: at,
     recipient: o.recipient,
+    ...(o.mode === 'test' ? { mode: 'test' } : {}),
     ...o.data,
   };
   await insertOutbox.run(db, {

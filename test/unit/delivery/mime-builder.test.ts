@@ -179,6 +179,8 @@ describe('MIME input from the stored message', () => {
     updated_at: '2030-01-01T00:00:00.000Z',
     sent_at: null,
     delivered_at: null,
+    mode: 'live',
+    unverified_domain: 0,
   };
   const recipients = [
     { address: 'to1@example.org', name: null, type: 'to' as const },

@@ -190,6 +190,7 @@ describe('a refusal the main thread already knows (issue 18 item 3)', () => {
       log: pino({ level: 'silent' }),
       user: f.user,
       apiKeyId: null,
+      mode: 'live',
       input: { from, to, subject: 'hello', text: 'hi' },
       idempotency: undefined,
     });

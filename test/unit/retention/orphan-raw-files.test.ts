@@ -157,6 +157,7 @@ describe('retention: orphaned raw inbound files (real database, real files)', ()
       retentionSucceededJobsDays: 7,
       retentionFailedJobsDays: 30,
       retentionWebhookEventsDays: 7,
+      captureRetentionDays: 7,
     };
 
     let summary = await runRetention({ db, config, now: new Date(Date.now() + 8 * DAY), pauseMs: 0 });

@@ -26,6 +26,7 @@ const defaults = retentionPolicy({
   retentionSucceededJobsDays: 7,
   retentionFailedJobsDays: 30,
   retentionWebhookEventsDays: 7,
+  captureRetentionDays: 7,
 });
 /** "Now" as the sweep sees it: the rows are written at the real time, the sweep runs `ms` later. */
 const later = (ms: number): Date => new Date(Date.now() + ms);

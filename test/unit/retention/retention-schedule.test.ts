@@ -66,6 +66,7 @@ describe('retention schedule (real database)', () => {
         retentionSucceededJobsDays: 7,
         retentionFailedJobsDays: 30,
         retentionWebhookEventsDays: 7,
+        captureRetentionDays: 7,
       },
     });
     const started = Date.now();
