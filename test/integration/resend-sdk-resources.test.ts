@@ -249,6 +249,30 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     await resend.webhooks.remove(id);
   });
 
+  it('a test-mode key (re_test_) through the SDK: sends from an unverified domain into the capture', async () => {
+    const key = await sending.app.api.post<{ token: string }>('/v1/api-keys', {
+      token: sending.token,
+      body: { name: 'ci', mode: 'test' },
+    });
+    assert.equal(key.status, 201, key.text);
+    const trial = new Resend(key.body.token, { baseUrl: sending.app.baseUrl });
+    const domain = await trial.domains.create({ name: 'trial.example.com' });
+    assert.equal(domain.data?.status, 'pending');
+    const sent = await trial.emails.send({
+      from: 'hello@trial.example.com',
+      to: 'someone@dest.test',
+      subject: 'Trial',
+      text: 'x',
+    });
+    assert.equal(sent.error, null, JSON.stringify(sent.error));
+    assert.equal(sent.headers?.['x-mailroom-test-mode'], 'unverified-domain');
+    await waitUntil(
+      'the captured message delivered',
+      async () => (await trial.emails.get(sent.data.id)).data?.last_event === 'delivered',
+      30_000,
+    );
+  });
+
   it('suppressions.add, get by id and by address, list and remove', async () => {
     const added = await resend.suppressions.add({ email: 'Gone@Dest.test' });
     assert.equal(added.error, null, JSON.stringify(added.error));
