@@ -5,8 +5,9 @@
 #     -e MAIL_HOSTNAME=mail.example.com mailroom
 #
 # See docs/deployment.md. Stages: `deps` (production node_modules), `build`
-# (TypeScript → dist/), and the runtime image, which takes only dist/ and the
-# production node_modules from them: no sources, tests or dev dependencies.
+# (TypeScript → dist/, the dashboard → web/dist/), and the runtime image, which
+# takes only those and the production node_modules: no sources, tests or dev
+# dependencies.
 
 # ---- production dependencies ------------------------------------------------
 # Cached on its own: a source change does not reinstall them.
@@ -35,6 +36,8 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY plugins ./plugins
+# The dashboard (issue 19): vite builds web/ into web/dist, served by the api at `/`.
+COPY web ./web
 # Source maps point at sources the runtime image does not have.
 RUN npm run build \
  && find dist -name '*.map' -delete
@@ -75,6 +78,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
 COPY package.json ./
 COPY haraka-config ./haraka-config
 COPY docker/healthcheck.js ./docker/healthcheck.js

@@ -108,7 +108,7 @@ export function limitsSection(sections: readonly Section[]): Section {
             .map(([q, r]) => `${q} ${fmt(r, 2)}×`)
             .join(', ')}.${
             worst[0].includes('status=') && worst[0].includes('domainId=')
-              ? ' A combined filter (status and domain) walks one index, `emails_user_status` (user_id, status, id) or `emails_domain` (domain_id, id), and checks the other condition row by row, so the rows read per page depend on how the matches are spread through the index rather than only on the page size; a composite index would make it flat at the cost of one more index write per send (not added: the api-accept target is the tighter one).'
+              ? ' A combined filter (status and domain) walks one index, `emails_user_status_list` (user_id, status, id, subject, tags) or `emails_domain` (domain_id, id), and checks the other condition row by row, so the rows read per page depend on how the matches are spread through the index rather than only on the page size; a composite index would make it flat at the cost of one more index write per send (not added: the api-accept target is the tighter one).'
               : ' This query reads a fixed number of rows through an index (a primary-key lookup or one page of one index) whatever the table size; compare its p50 columns: where they stay close, the p99 excess is latency outliers on the shared machine (GC, scheduling) rather than work that grows with the table.'
           } p99 over 1,000 requests per repeat is still noisy on this machine: compare with earlier runs before acting.`,
   );

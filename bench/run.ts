@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiAccept } from './api-accept';
+import { dashboardList } from './dashboard-list';
+import { dashboardLoad } from './dashboard-load';
 import { endToEnd } from './end-to-end';
 import { inbound } from './inbound';
 import { latency } from './latency';
@@ -15,7 +17,16 @@ import { memory } from './memory';
 import { scale } from './scale';
 import type { Options, Section } from './types';
 
-const ALL = ['api-accept', 'end-to-end', 'memory', 'latency', 'inbound', 'scale'] as const;
+const ALL = [
+  'api-accept',
+  'end-to-end',
+  'memory',
+  'latency',
+  'inbound',
+  'scale',
+  'dashboard-list',
+  'dashboard-load',
+] as const;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -69,6 +80,8 @@ async function main(): Promise<void> {
   await attempt('latency', async () => [await latency(opts)]);
   await attempt('inbound', async () => [await inbound(opts)]);
   await attempt('scale', async () => [await scale(opts)]);
+  await attempt('dashboard-list', async () => [await dashboardList(opts)]);
+  await attempt('dashboard-load', async () => [await dashboardLoad(opts)]);
 
   if (only.length > 1) sections.push(limitsSection(sections));
   const minutes = (Date.now() - started) / 60_000;

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { inheritedEnv } from './config/process-env';
 import { LISTEN_FAILED_EXIT } from './shared/listen-failure';
 import { PROCESS_READY_EVENT } from './shared/process-ready';
 import type { WorkSignal } from './shared/work-signal';
@@ -19,10 +20,11 @@ const ENTRY: Record<ProcessName, string> = {
  * V8 flags for every child. The young generation's semi-spaces grow during startup
  * (module loading allocates a lot) and never shrink back, so an idle process keeps
  * that new space resident; a small cap gives it back at no cost in throughput
- * (issue 11; the figures are in bench/RESULTS.md, memory). NODE_OPTIONS still
- * applies on top.
+ * (issue 11). `--expose-gc` lets a child that went quiet run the one collection
+ * that shrinks its heap again (src/shared/idle-gc.ts, issue 18 item 9; the figures
+ * are in bench/RESULTS.md, memory). NODE_OPTIONS still applies on top.
  */
-export const CHILD_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
+export const CHILD_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--expose-gc'];
 
 /**
  * Per-process V8 flags after CHILD_NODE_FLAGS (the later flag wins). The api's main
@@ -37,6 +39,16 @@ export const PROCESS_NODE_FLAGS: Readonly<Record<ProcessName, readonly string[]>
   worker: [],
   mta: [],
 };
+
+/**
+ * Added to every child's environment unless the operator set it. glibc gives each thread that
+ * finds the arenas busy an arena of its own (up to 8 per core), keeps what was freed in it, and
+ * rarely trims any but the main one; our children run many threads (V8's platform workers,
+ * libuv's pool, 32 in the mta, the writer threads), so after a burst each process held several
+ * arenas of freed memory. Two bound that; malloc is not hot in these threads, V8's heap has
+ * its own allocator (issue 18 item 9; figures in bench/RESULTS.md, memory).
+ */
+export const CHILD_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 
 /** The supervisor's log calls; pino's Logger fits, and so does lineLogger(). */
 export interface SupervisorLog {
@@ -177,8 +189,7 @@ export class Supervisor {
       process.execPath,
       [...CHILD_NODE_FLAGS, ...PROCESS_NODE_FLAGS[slot.name], ENTRY[slot.name]],
       {
-        // Undefined: spawn passes this process's environment on.
-        env: this.options.env,
+        env: { ...CHILD_ENV, ...(this.options.env ?? inheritedEnv()) },
         // Every child gets an IPC channel: the mta reports readiness over it (see
         // start()), the api its work signals for the worker (relayWork), and each child stops when it closes, i.e. when this supervisor
         // died without stopping them (src/shared/parent-watch.ts, mailroom-process).

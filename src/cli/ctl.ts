@@ -15,6 +15,7 @@ import {
   reinstateAccount,
   resolveAccount,
   setAccountLimits,
+  setRole,
   suspendAccount,
 } from '../modules/accounts/accounts.usecases';
 import type { Actor } from '../modules/audit/audit.repository';
@@ -32,6 +33,8 @@ const USAGE = `usage: npm run ctl -- <command>
   accounts show <id|email>
   accounts suspend <id|email> --reason TEXT  every key and session answers ACCOUNT_SUSPENDED at once
   accounts reinstate <id|email>
+  accounts grant-operator <id|email>         the operator role: /v1/operator/… and the dashboard's
+  accounts revoke-operator <id|email>        operator screens (sessions only; next request)
   accounts limits <id|email> [--per-hour N|default] [--per-day N|default]
                                              the operator's override (raise or throttle); the
                                              account cannot lift it, its own lower limits still apply
@@ -91,6 +94,10 @@ async function accounts(args: string[]): Promise<void> {
         return print(await suspendAccount({ db, actor: operator, ref, reason: values.reason }));
       case 'reinstate':
         return print(await reinstateAccount({ db, actor: operator, ref }));
+      case 'grant-operator':
+        return print(await setRole({ db, actor: operator, ref, role: 'operator' }));
+      case 'revoke-operator':
+        return print(await setRole({ db, actor: operator, ref, role: 'user' }));
       case 'limits': {
         const limits = {
           emailsPerHour: limitArg(values['per-hour']),

@@ -13,3 +13,8 @@ export function processEnv(): NodeJS.ProcessEnv {
 export function invokingUser(): string | undefined {
   return process.env.USER;
 }
+
+/** The supervisor's environment, which its children start with (src/supervisor.ts adds to it). */
+export function inheritedEnv(): NodeJS.ProcessEnv {
+  return process.env;
+}

@@ -20,9 +20,13 @@ export interface UsersTable {
   own_emails_per_day: Generated<number | null>;
   /** Bumped on password change: session tokens carry the epoch they were issued in. */
   session_epoch: Generated<number>;
+  /** `operator` may use /v1/operator/… (migration 012); made by `ctl accounts grant-operator`. */
+  role: Generated<UserRole>;
   created_at: string;
   updated_at: string;
 }
+
+export type UserRole = 'user' | 'operator';
 
 export interface ApiKeysTable {
   id: string;

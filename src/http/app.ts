@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import { resendSurface } from '../compat/resend-routes';
 import { accountRoutes } from '../modules/accounts/accounts.routes';
+import { operatorDashboardRoutes } from '../modules/accounts/operator-dashboard.routes';
 import { operatorRoutes } from '../modules/accounts/operator.routes';
 import { apiKeyRoutes } from '../modules/api-keys/api-keys.routes';
 import { internalBounceRoutes } from '../modules/bounces/internal-bounces.routes';
@@ -21,6 +22,7 @@ import { rateLimitByIp } from './rate-limit';
 import { RateLimiter } from './rate-limiter';
 import type { Operation } from './route';
 import { mountGroup, unmatchedMethod } from './route-mount';
+import { webApp } from './web-app';
 
 export interface ApiApp {
   readonly app: Koa<AppState>;
@@ -92,6 +94,7 @@ export function createApp(deps: ApiDeps): ApiApp {
     brandingRoutes(deps),
     publicBrandingRoutes(deps),
     operatorRoutes(deps),
+    operatorDashboardRoutes(deps),
     internalBounceRoutes(deps),
   ];
   const operations = [...groups, ...resend.groups].flatMap((group) => group.operations);
@@ -99,6 +102,8 @@ export function createApp(deps: ApiDeps): ApiApp {
   for (const group of groups) app.use(mountGroup(group));
   for (const mounted of resend.mounted) app.use(mounted);
   app.use(unmatchedMethod);
+  // Last: the dashboard answers only GET/HEAD of its screens and assets that no route took.
+  app.use(webApp());
 
   return {
     app,

@@ -1,5 +1,7 @@
+import { timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import { findUserById } from '../modules/accounts/accounts.repository';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../modules/accounts/session-cookies';
 import { looksLikeJwt } from '../modules/accounts/sessions';
 import {
   authenticateApiKey,
@@ -8,7 +10,7 @@ import {
   restrictedApiKey,
 } from '../modules/api-keys/api-keys.usecases';
 import type { ApiKeyPermission, SendMode } from '../db/schema';
-import { accountSuspended, forbidden, invalidApiKey, unauthorized } from '../shared/app-error';
+import { accountSuspended, csrfFailed, forbidden, invalidApiKey, unauthorized } from '../shared/app-error';
 import type { ApiDeps, AppContext, AppState, AuthState } from './context';
 
 /** `Authorization: Bearer <token>`; anything else is UNAUTHORIZED. */
@@ -17,12 +19,51 @@ export function bearerToken(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * A browser sends the session cookie with any request to us, whoever's page made it, so a
+ * cookie-authenticated state change must prove it came from our own pages (issue 19): the
+ * double-submit token (a cross-site page can neither read `mr_csrf` nor set the header) and,
+ * when the browser names one, our own Origin. SameSite=Strict is a further layer, not the check.
+ */
+function checkCsrf(ctx: AppContext, baseOrigin: string): void {
+  if (SAFE_METHODS.has(ctx.method)) return;
+  const cookie = ctx.cookies.get(CSRF_COOKIE) ?? '';
+  const header = ctx.get('x-csrf-token');
+  if (cookie === '' || !sameSecret(header, cookie))
+    throw csrfFailed('X-CSRF-Token must repeat the mr_csrf cookie');
+  const origin = ctx.get('origin');
+  if (origin !== '' && origin !== baseOrigin)
+    throw csrfFailed(`Origin ${origin.slice(0, 200)} is not this service (${baseOrigin})`);
+}
+
+/** The bearer token, or the dashboard's session cookie when no Authorization header is sent. */
+function callerToken(ctx: AppContext, baseOrigin: string): string {
+  const header = ctx.get('authorization');
+  if (header !== '') {
+    const token = bearerToken(header);
+    if (token === undefined) throw unauthorized();
+    return token;
+  }
+  const cookie = ctx.cookies.get(SESSION_COOKIE);
+  // Only a JWT is accepted from the cookie: API keys are for servers, never stored by a browser.
+  if (cookie === undefined || cookie === '' || !looksLikeJwt(cookie)) throw unauthorized();
+  checkCsrf(ctx, baseOrigin);
+  return cookie;
+}
+
 export async function resolveAuth(
-  deps: Pick<ApiDeps, 'db' | 'sessions'>,
+  deps: Pick<ApiDeps, 'db' | 'sessions' | 'config'>,
   ctx: AppContext,
 ): Promise<AuthState> {
-  const token = bearerToken(ctx.get('authorization'));
-  if (token === undefined) throw unauthorized();
+  const token = callerToken(ctx, new URL(deps.config.baseUrl).origin);
   let userId: string;
   let keyId: string | null = null;
   let epoch: number | null = null;
@@ -50,7 +91,9 @@ export async function resolveAuth(
   if (!user) throw keyId ? invalidApiKey() : unauthorized('Session no longer valid');
   // A password change bumps the epoch and so ends every session issued before it.
   if (epoch !== null && user.session_epoch !== epoch) throw unauthorized('Session no longer valid');
-  if (user.status === 'SUSPENDED') throw accountSuspended();
+  // The reason goes to the account's own caller: the dashboard shows it in its banner (issue 19).
+  if (user.status === 'SUSPENDED')
+    throw accountSuspended(undefined, { reason: user.suspension_reason, suspendedAt: user.suspended_at });
   const auth: AuthState = {
     userId,
     kind: keyId ? 'api_key' : 'session',
@@ -69,7 +112,7 @@ export async function resolveAuth(
  * session JWT. The account row is read each time, so suspension and revocation
  * take effect on the very next request.
  */
-export function authenticate(deps: Pick<ApiDeps, 'db' | 'sessions'>): Koa.Middleware<AppState> {
+export function authenticate(deps: Pick<ApiDeps, 'db' | 'sessions' | 'config'>): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     await resolveAuth(deps, ctx);
     await next();

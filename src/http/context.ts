@@ -6,6 +6,7 @@ import type { UserRow } from '../modules/accounts/accounts.repository';
 import type { SessionSigner } from '../modules/accounts/sessions';
 import type { Actor } from '../modules/audit/audit.repository';
 import type { SendCommitter } from '../modules/sending/api-send';
+import { forbidden, unauthorized } from '../shared/app-error';
 import type { Logger } from '../shared/logger';
 
 export interface AuthState {
@@ -73,5 +74,29 @@ export function operatorActor(ctx: Koa.Context): Actor {
     id: 'internal-token',
     ip: ctx.ip || null,
     userAgent: ctx.get('user-agent') || null,
+  };
+}
+
+/**
+ * The `operator` auth kind (route.ts): a session (never an API key — keys are for servers,
+ * and an operator's powers reach every account) of an account whose role is `operator`.
+ * The role comes from the account row authentication read for this very request, so a
+ * revoked operator loses access on the next request.
+ */
+export function requireOperator(ctx: AppContext): string {
+  const auth = ctx.state.auth;
+  if (!auth) throw unauthorized();
+  if (auth.kind !== 'session' || auth.user.role !== 'operator')
+    throw forbidden('This action needs the session of an account with the operator role');
+  return auth.userId;
+}
+
+/** An operator action taken through the dashboard: the audit entry names the acting account. */
+export function sessionOperatorActor(ctx: AppContext): Actor {
+  return {
+    type: 'operator',
+    id: requireOperator(ctx),
+    ip: ctx.ip || null,
+    userAgent: ctx.get('user-agent').slice(0, 512) || null,
   };
 }

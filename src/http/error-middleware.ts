@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import type { Logger } from '../shared/logger';
-import { isAppError } from '../shared/app-error';
+import type { AppError } from '../shared/app-error';
+import { internalError, isAppError, notFound } from '../shared/app-error';
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown> };
@@ -15,16 +16,11 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        ctx.status = 404;
-        ctx.body = { error: { code: 'NOT_FOUND', message: `No route for ${ctx.method} ${ctx.path}` } };
+        render(ctx, notFound(`No route for ${ctx.method} ${ctx.path}`));
       }
     } catch (err) {
       if (isAppError(err)) {
-        ctx.status = err.status;
-        const body: ErrorBody = { error: { code: err.code, message: err.message } };
-        if (err.details !== undefined) body.error.details = err.details;
-        ctx.body = body;
-        if (err.headers) ctx.set(err.headers);
+        render(ctx, err);
         return;
       }
       const status = httpStatusOf(err);
@@ -38,10 +34,17 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
         { event: 'http_unhandled_error', err, method: ctx.method, path: ctx.path },
         'unhandled error',
       );
-      ctx.status = 500;
-      ctx.body = { error: { code: 'INTERNAL_ERROR', message: 'Internal error' } };
+      render(ctx, internalError());
     }
   };
+}
+
+function render(ctx: Koa.Context, err: AppError): void {
+  ctx.status = err.status;
+  const body: ErrorBody = { error: { code: err.code, message: err.message } };
+  if (err.details !== undefined) body.error.details = err.details;
+  ctx.body = body;
+  if (err.headers) ctx.set(err.headers);
 }
 
 function httpStatusOf(err: unknown): number | undefined {

@@ -3,6 +3,7 @@ import { loadConfig, sqlitePath } from '../config';
 import { migrate, openDb } from '../db/connect';
 import { SessionSigner } from '../modules/accounts/sessions';
 import { exitOnFatal } from '../shared/fatal';
+import { collectWhenIdle } from '../shared/idle-gc';
 import { createLogger } from '../shared/logger';
 import { listenFailure } from '../shared/listen-failure';
 import { createApp } from './app';
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   stopWhenParentGoes();
+  collectWhenIdle(log);
 }
 
 restrictNewFiles();

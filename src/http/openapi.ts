@@ -12,6 +12,7 @@ const ACCESS_ERRORS: Readonly<Record<Auth, readonly string[]>> = {
   none: [],
   either: ['UNAUTHORIZED', 'INVALID_API_KEY', 'ACCOUNT_SUSPENDED'],
   session: ['UNAUTHORIZED', 'INVALID_API_KEY', 'FORBIDDEN', 'ACCOUNT_SUSPENDED'],
+  operator: ['UNAUTHORIZED', 'INVALID_API_KEY', 'FORBIDDEN', 'ACCOUNT_SUSPENDED'],
   internal: ['UNAUTHORIZED'],
 };
 
@@ -19,6 +20,8 @@ const SECURITY: Readonly<Record<Auth, readonly Record<string, string[]>[]>> = {
   none: [],
   either: [{ apiKey: [] }, { session: [] }],
   session: [{ session: [] }],
+  // OpenAPI 3.1: for schemes other than OAuth the list names the roles required.
+  operator: [{ session: ['operator'] }],
   internal: [{ internalToken: [] }],
 };
 
@@ -79,6 +82,8 @@ function fromZod(schema: z.ZodType): JsonSchema {
 function errorCodes(op: Operation): string[] {
   const codes = new Set<string>([...ACCESS_ERRORS[op.auth], ...(op.errors ?? [])]);
   if (op.auth === 'either' && !op.sendingKey) codes.add('RESTRICTED_API_KEY');
+  // A session cookie changing state must carry the CSRF token (authenticate.ts, issue 19).
+  if (op.auth !== 'none' && op.auth !== 'internal' && op.method !== 'get') codes.add('CSRF_FAILED');
   // Every route refuses query parameters it does not declare (route.ts, NO_QUERY).
   if (op.body || !op.anyQuery) codes.add('VALIDATION_ERROR');
   if (op.ids) codes.add('NOT_FOUND');
@@ -251,7 +256,8 @@ export function buildOpenApiDocument(options: {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'A session token from POST /v1/auth/register or /v1/auth/login.',
+          description:
+            'A session token from POST /v1/auth/register or /v1/auth/login. The dashboard sends it as the HttpOnly `mr_session` cookie instead; a cookie-authenticated request that changes state must carry `X-CSRF-Token` equal to the `mr_csrf` cookie (else 403 CSRF_FAILED).',
         },
         internalToken: {
           type: 'apiKey',

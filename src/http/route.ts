@@ -6,13 +6,16 @@ import { notFound } from '../shared/app-error';
 import { authenticate, requireFullAccess, requireSession } from './authenticate';
 import { validateQuery } from './body';
 import type { ApiDeps, AppContext, AppState } from './context';
+import { requireOperator } from './context';
 import { requireInternalToken } from './internal-auth';
 
 /**
  * Who may call a route: an API key or a session (`either`), a session only (key
- * management), the operator's `X-Internal-Token` (`internal`), or anyone (`none`).
+ * management), the session of an account with the operator role (`operator`: the
+ * dashboard's operator screens, issue 19), the operator's `X-Internal-Token`
+ * (`internal`), or anyone (`none`).
  */
-export type Auth = 'either' | 'session' | 'internal' | 'none';
+export type Auth = 'either' | 'session' | 'operator' | 'internal' | 'none';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -117,6 +120,11 @@ function sessionOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
   return next();
 }
 
+function operatorOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
+  requireOperator(ctx);
+  return next();
+}
+
 /**
  * A prefix's routes, each registered only through `define` with its auth and its
  * documentation (issue 17 finding 1, issue 18 item 5). Auth is attached to the route
@@ -178,6 +186,7 @@ export class RouteGroup {
     if (auth === 'none' || inHandler) return [];
     if (auth === 'internal') return [requireInternalToken(this.deps.config.internalApiToken)];
     const authenticated = authenticate(this.deps);
+    if (auth === 'operator') return [authenticated, operatorOnly];
     return auth === 'session' ? [authenticated, sessionOnly] : [authenticated];
   }
 }

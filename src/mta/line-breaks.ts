@@ -89,13 +89,6 @@ export class LineBreakScanner {
   }
 }
 
-/** Convenience for whole buffers (tests, small messages). */
-export function findLineBreakFault(data: Buffer): LineBreakFault | undefined {
-  const scanner = new LineBreakScanner();
-  scanner.push(data);
-  return scanner.end();
-}
-
 /**
  * Scans a whole stream (Haraka's message_stream replays the message). Reads to
  * the end even after a fault: abandoning a replay half-way is not worth its

@@ -2,6 +2,7 @@
 import './threadpool';
 import { loadConfig } from '../config';
 import { exitOnFatal } from '../shared/fatal';
+import { collectWhenIdle } from '../shared/idle-gc';
 import { createLogger } from '../shared/logger';
 import { runHarakaInProcess, waitForGreeting } from './haraka-process';
 import { closeMtaRuntime } from './mta-runtime';
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
     // The channel stays open: plugins/mailroom-process exits when it closes (the
     // supervisor died), so an orphaned MTA never keeps the SMTP ports.
     process.send?.({ event: 'mta_ready' });
+    collectWhenIdle(logger);
   } else if (!stopping) {
     logger.error({ event: 'mta_not_ready', error: ready.error }, 'Haraka did not come up; stopping it');
     failed = true;

@@ -11,9 +11,18 @@ export interface MtaWriter {
   readonly deliveryReports: DeliveryReportsRecorder;
   /** `mta.intake`: one message's jobs in one savepoint of the thread's group commit. */
   readonly intake: IntakeCommit;
+  /** Whether a thread is up (it is not before the first call, nor while idle). */
+  readonly running: boolean;
   /** Lets the thread answer what it was asked, close its connection and end; calls after this fail. */
   close(): Promise<void>;
 }
+
+/**
+ * A thread this long without a call ends and gives its heap back (issue 18 item 9: it stayed at
+ * its peak after every burst); the next delivery report or intake starts a new one, as the first
+ * did.
+ */
+const IDLE_MS = 30_000;
 
 /**
  * Starts (on its first call) the mta's writer thread (mta-writer-thread.ts). A
@@ -21,13 +30,20 @@ export interface MtaWriter {
  * write) and the next call starts a new one. Never what keeps Haraka alive: a
  * graceful stop waits for its sessions, not for this thread.
  */
-export function startMtaWriter(data: Omit<WriterThreadData, 'process'>): MtaWriter {
+export function startMtaWriter(
+  data: Omit<WriterThreadData, 'process'>,
+  options: { readonly idleMs?: number | undefined } = {},
+): MtaWriter {
   const thread = new WriterThread<MtaWriterUnits>({
     script: path.join(__dirname, 'mta-writer-thread.js'),
     data: { ...data, process: 'mta' },
     ref: false,
+    idleMs: options.idleMs ?? IDLE_MS,
   });
   return {
+    get running() {
+      return thread.running;
+    },
     deliveryReports: (payloads) =>
       payloads.length === 0 ? Promise.resolve(0) : thread.call('mta.delivery-reports', payloads),
     intake: (jobs) => thread.call('mta.intake', jobs),

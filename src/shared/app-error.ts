@@ -66,6 +66,8 @@ export const invalidApiKey = defineError('INVALID_API_KEY', 401, 'API key unknow
 export const invalidCredentials = defineError('INVALID_CREDENTIALS', 401, 'Email or password is wrong');
 export const forbidden = defineError('FORBIDDEN', 403, 'Not allowed');
 export const accountSuspended = defineError('ACCOUNT_SUSPENDED', 403, 'Account suspended');
+/** A cookie-authenticated state change without the matching X-CSRF-Token, or from another origin (issue 19). */
+export const csrfFailed = defineError('CSRF_FAILED', 403, 'CSRF check failed');
 export const notFound = defineError('NOT_FOUND', 404, 'No such resource');
 export const rateLimited = defineError('RATE_LIMIT_EXCEEDED', 429, 'Too many requests');
 export const internalError = defineError('INTERNAL_ERROR', 500, 'Internal error');

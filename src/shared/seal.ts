@@ -4,7 +4,9 @@ import { deriveKey } from './secrets';
 /**
  * Secrets at rest (DKIM private keys, later webhook secrets) are sealed with
  * AES-256-GCM under a key derived from SECRET_KEY. The sealed form names the key
- * it was sealed under, so the master secret can be rotated without a flag day:
+ * it was sealed under, so a value sealed under another SECRET_KEY (a restored
+ * backup, a changed setting) is named as such, and rotation can be added later
+ * without changing the format:
  *
  *   v1.<kid>.<iv>.<tag>.<ciphertext>      (each part base64url)
  *
@@ -13,21 +15,17 @@ import { deriveKey } from './secrets';
  * additional authenticated data is `v1.<kid>.<context>`: a value sealed for one
  * row (`dkim:dom_1`) does not open for another, and the header cannot be edited.
  *
- * Rotation: build the sealer with the new SECRET_KEY as `secretKey` and the old
- * one in `previousSecretKeys`; `open` accepts both, `seal` always uses the new one,
- * `isStale` finds values to re-seal. Once none are left the old key can go.
- * A value whose kid matches no configured key fails with SEAL_UNKNOWN_KEY.
+ * A value whose kid is not the current key's fails with SEAL_UNKNOWN_KEY. (Rotation
+ * with previous keys was written and removed unused, issue 18 item 7: nothing
+ * configured a previous key and nothing re-sealed; see docs/domains.md.)
  */
 const VERSION = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-const BRAND = Symbol.for('mailroom.seal-error');
 
 export type SealErrorCode = 'SEAL_MALFORMED' | 'SEAL_UNKNOWN_KEY' | 'SEAL_TAMPERED';
 
 export class SealError extends Error {
-  readonly [BRAND] = true;
-
   constructor(
     readonly code: SealErrorCode,
     message: string,
@@ -37,23 +35,15 @@ export class SealError extends Error {
   }
 }
 
-export function isSealError(err: unknown): err is SealError {
-  return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[BRAND] === true;
-}
-
 export interface Sealer {
   /** The id of the key `seal` uses now. */
   readonly keyId: string;
   seal(plaintext: string, context: string): string;
   open(sealed: string, context: string): string;
-  /** True when `sealed` was made under a key other than the current one. */
-  isStale(sealed: string): boolean;
 }
 
 export interface SealerOptions {
   readonly secretKey: string;
-  /** Earlier master secrets still accepted by `open` while values are re-sealed. */
-  readonly previousSecretKeys?: readonly string[] | undefined;
 }
 
 interface SealKey {
@@ -103,11 +93,6 @@ function parse(sealed: string): { kid: string; iv: Buffer; tag: Buffer; cipherte
 
 export function createSealer(options: SealerOptions): Sealer {
   const current = sealKey(options.secretKey);
-  const keys = new Map<string, SealKey>([[current.id, current]]);
-  for (const previous of options.previousSecretKeys ?? []) {
-    const k = sealKey(previous);
-    if (!keys.has(k.id)) keys.set(k.id, k);
-  }
 
   return {
     keyId: current.id,
@@ -124,14 +109,13 @@ export function createSealer(options: SealerOptions): Sealer {
 
     open(sealed, context) {
       const { kid, iv, tag, ciphertext } = parse(sealed);
-      const key = keys.get(kid);
-      if (!key) {
+      if (kid !== current.id) {
         throw new SealError(
           'SEAL_UNKNOWN_KEY',
-          `sealed under key id ${kid}, which is neither the current SECRET_KEY (${current.id}) nor a configured previous one`,
+          `sealed under key id ${kid}, which is not the current SECRET_KEY's (${current.id})`,
         );
       }
-      const decipher = crypto.createDecipheriv('aes-256-gcm', key.key, iv, { authTagLength: TAG_BYTES });
+      const decipher = crypto.createDecipheriv('aes-256-gcm', current.key, iv, { authTagLength: TAG_BYTES });
       decipher.setAAD(aad(kid, context));
       decipher.setAuthTag(tag);
       try {
@@ -142,10 +126,6 @@ export function createSealer(options: SealerOptions): Sealer {
           'sealed value failed authentication (altered, or opened for another context)',
         );
       }
-    },
-
-    isStale(sealed) {
-      return parse(sealed).kid !== current.id;
     },
   };
 }

@@ -33,3 +33,17 @@ export function trimStartChars(s: string, chars: string): string {
 export function clip(s: string, max = 256): string {
   return s.length <= max ? s : `${s.slice(0, Math.max(0, max - 3))}...`;
 }
+
+/**
+ * A LIKE pattern, for use with a backslash as the ESCAPE character, matching `text`
+ * anywhere: the caller's `%`, `_` and backslash match themselves (issue 19: the
+ * dashboard's searches are free text).
+ */
+export function likeContains(text: string): string {
+  return `%${likeEscape(text)}%`;
+}
+
+/** `text` with LIKE's wildcards and the escape character each preceded by a backslash. */
+export function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

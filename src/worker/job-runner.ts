@@ -5,14 +5,14 @@ import { WriteBatcher } from '../db/write-batcher';
 import type { BackoffPolicy } from '../jobs/backoff';
 import type { ClaimedJob, ClaimResult } from '../jobs/claim';
 import { claim, hasClaimable } from '../jobs/claim';
-import { complete } from '../jobs/complete';
-import { extendLease } from '../jobs/extend-lease';
-import { describeError, fail } from '../jobs/fail';
 import type { QueueName } from '../jobs/queues';
 import { randomToken } from '../shared/ids';
 import type { Logger } from '../shared/logger';
-import type { HandlerRegistry, JobContext, JobHandler } from '../jobs/job-handler';
-import { isPermanentJobError, PermanentJobError } from '../jobs/job-handler';
+import type { HandlerRegistry, JobContext } from '../jobs/job-handler';
+import type { SettlementDeps } from './job-settlement';
+import { invokeHandler, settleFailure, settleSuccess } from './job-settlement';
+import type { InFlight } from './lease-renewal';
+import { renewLeases } from './lease-renewal';
 import type { StallWatchdogOptions } from './stall-watchdog';
 import { StallWatchdog } from './stall-watchdog';
 
@@ -44,14 +44,6 @@ export interface StopResult {
   readonly abandoned: number;
 }
 
-interface InFlight {
-  readonly job: ClaimedJob;
-  readonly controller: AbortController;
-  /** Set once the handler returned: from then on a failed lease renewal is not a lost lease. */
-  settling: boolean;
-  done: Promise<void>;
-}
-
 /** A failed claim (database locked past busy_timeout, disk full) is retried after this pause. */
 const CLAIM_ERROR_PAUSE_MS = 1_000;
 
@@ -71,8 +63,8 @@ export class JobRunner {
   private readonly leaseMs: number;
   private readonly concurrency: number;
   private readonly idleMs: number;
-  private readonly backoff: BackoffPolicy | undefined;
   private readonly writes: WriteBatcher;
+  private readonly settlement: SettlementDeps;
   private readonly inFlight = new Set<InFlight>();
   private stopping = false;
   /** After stop: the database may be gone, so late handlers no longer write. */
@@ -93,8 +85,14 @@ export class JobRunner {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.idleMs = options.idleMs ?? 100;
-    this.backoff = options.backoff;
     this.writes = options.writes ?? new WriteBatcher(this.db);
+    this.settlement = {
+      writes: this.writes,
+      owner: this.owner,
+      logger: this.logger,
+      backoff: options.backoff,
+      closed: () => this.closed,
+    };
     this.watchdogOptions = options.stallWatchdog;
     this.queues = (Object.keys(this.handlers) as QueueName[]).filter((q) => this.handlers[q] !== undefined);
   }
@@ -203,82 +201,30 @@ export class JobRunner {
     };
     try {
       // The handler's synchronous start runs on its account too: a stall there is its own.
-      await (watchdog ? watchdog.run(blamed, () => invoke(handler, job, ctx)) : invoke(handler, job, ctx));
+      await (watchdog
+        ? watchdog.run(blamed, () => invokeHandler(handler, job, ctx))
+        : invokeHandler(handler, job, ctx));
     } catch (err) {
       flight.settling = true;
-      await this.settleFailure(job, err);
+      await settleFailure(this.settlement, job, err);
       return;
     }
     flight.settling = true;
-    if (this.closed) return;
-    try {
-      if (await this.writes.run((trx) => complete(trx, job, this.owner))) {
-        this.logger.debug({
-          event: 'job_succeeded',
-          queue: job.queue,
-          id: job.id,
-          attempts: job.attempts,
-          ms: Date.now() - started,
-        });
-      } else {
-        this.logger.warn({ event: 'job_lease_lost', queue: job.queue, id: job.id, attempts: job.attempts });
-      }
-    } catch (err) {
-      this.logger.error({ event: 'job_settle_failed', queue: job.queue, id: job.id, err });
-    }
+    await settleSuccess(this.settlement, job, started);
   }
 
-  private async settleFailure(job: ClaimedJob, err: unknown): Promise<void> {
-    const permanent = isPermanentJobError(err);
-    const error = describeError(err);
-    const base = { queue: job.queue, id: job.id, attempts: job.attempts };
-    this.logger.warn({ event: 'job_failed', ...base, error, permanent });
-    if (this.closed) return;
-    try {
-      const result = await this.writes.run((trx) =>
-        fail(trx, job, this.owner, err, { retryable: !permanent, backoff: this.backoff }),
-      );
-      if (result.outcome === 'retry') {
-        this.logger.info({
-          event: 'job_retry_scheduled',
-          ...base,
-          runAt: result.runAt,
-          delayMs: result.delayMs,
-        });
-      } else if (result.outcome === 'dead') {
-        const reason = permanent ? 'permanent' : 'attempts_exhausted';
-        this.logger.error({ event: 'job_dead', ...base, maxAttempts: job.maxAttempts, reason, error });
-      } else {
-        this.logger.warn({ event: 'job_lease_lost', ...base });
-      }
-    } catch (settleErr) {
-      this.logger.error({ event: 'job_settle_failed', ...base, err: settleErr });
-    }
-  }
-
-  /** Renews every running job's lease in one transaction; aborts handlers whose lease is gone. */
+  /** Renews every running job's lease (lease-renewal.ts), one renewal at a time. */
   private async heartbeat(): Promise<void> {
     if (this.heartbeating || this.closed || this.inFlight.size === 0) return;
     this.heartbeating = true;
     try {
-      const flights = [...this.inFlight].filter((f) => !f.settling && !f.controller.signal.aborted);
-      const lost = await this.db.transaction().execute(async (trx) => {
-        const out: InFlight[] = [];
-        for (const f of flights) if (!(await extendLease(trx, f.job, this.owner, this.leaseMs))) out.push(f);
-        return out;
+      await renewLeases({
+        db: this.db,
+        inFlight: this.inFlight,
+        owner: this.owner,
+        leaseMs: this.leaseMs,
+        logger: this.logger,
       });
-      for (const f of lost) {
-        if (f.settling || !this.inFlight.has(f)) continue;
-        f.controller.abort(new Error('job lease lost'));
-        this.logger.warn({
-          event: 'job_lease_lost',
-          queue: f.job.queue,
-          id: f.job.id,
-          attempts: f.job.attempts,
-        });
-      }
-    } catch (err) {
-      this.logger.error({ event: 'job_lease_renewal_failed', err });
     } finally {
       this.heartbeating = false;
     }
@@ -300,21 +246,6 @@ export class JobRunner {
       this.wakeSleeper = done;
     });
   }
-}
-
-async function invoke(handler: JobHandler | undefined, job: ClaimedJob, ctx: JobContext): Promise<void> {
-  // Claims only cover queues with a handler; a missing one means the registry changed under us.
-  if (!handler) throw new PermanentJobError(`no handler for queue ${job.queue}`);
-  let payload: unknown;
-  try {
-    payload = JSON.parse(job.payloadJson);
-  } catch (err) {
-    throw new PermanentJobError('job payload is not valid JSON', { cause: err });
-  }
-  await handler(
-    { id: job.id, queue: job.queue, payload, attempts: job.attempts, maxAttempts: job.maxAttempts },
-    ctx,
-  );
 }
 
 /** Resolves when `promise` settles or at `deadline`, whichever comes first. */

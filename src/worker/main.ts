@@ -2,6 +2,7 @@ import { loadConfig, sqlitePath } from '../config';
 import { migrate, openDb } from '../db/connect';
 import { WriteBatcher } from '../db/write-batcher';
 import { exitOnFatal } from '../shared/fatal';
+import { collectWhenIdle } from '../shared/idle-gc';
 import { createLogger } from '../shared/logger';
 import { createHandlers, seedSchedules } from './handlers';
 import { startWorker } from './start-worker';
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   stopWhenParentGoes();
+  collectWhenIdle(logger);
 }
 
 restrictNewFiles();

@@ -105,6 +105,11 @@ export interface TestEmail {
   readonly text?: string | null;
   readonly headers?: Record<string, string>;
   readonly metadata?: Record<string, unknown>;
+  /** Default a new id (made now, whatever createdAt says). */
+  readonly id?: string;
+  /** Default `Your receipt`. */
+  readonly subject?: string;
+  readonly tags?: Record<string, string>;
   readonly replyTo?: readonly string[];
   readonly attachments?: readonly TestAttachment[];
   /** Default true; false for a test that reads the message's timeline from empty. */
@@ -117,7 +122,7 @@ export interface TestEmail {
  * to). Returns the id.
  */
 export async function insertEmail(db: Db, account: FixtureAccount, e: TestEmail = {}): Promise<string> {
-  const id = newId('email');
+  const id = e.id ?? newId('email');
   const status = e.status ?? 'queued';
   const at = e.createdAt ?? new Date().toISOString();
   const domain = account.domain ?? 'example.test';
@@ -142,10 +147,10 @@ export async function insertEmail(db: Db, account: FixtureAccount, e: TestEmail 
       source: 'api',
       from_address: `app@${domain}`,
       from_header: `App <app@${domain}>`,
-      subject: 'Your receipt',
+      subject: e.subject ?? 'Your receipt',
       reply_to: e.replyTo ? JSON.stringify(e.replyTo) : null,
       headers: e.headers ? JSON.stringify(e.headers) : null,
-      tags: null,
+      tags: e.tags ? JSON.stringify(e.tags) : null,
       metadata: e.metadata ? JSON.stringify(e.metadata) : null,
       html: e.html === undefined ? '<p>Hello</p>' : e.html,
       text: e.text === undefined ? 'Hello' : e.text,

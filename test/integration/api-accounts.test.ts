@@ -47,6 +47,7 @@ describe('accounts, sessions and API keys over HTTP', () => {
       email: 'alice@example.com',
       name: 'Alice',
       status: 'ACTIVE',
+      role: 'user',
     });
   });
 

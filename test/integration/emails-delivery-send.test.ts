@@ -4,7 +4,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { simpleParser } from 'mailparser';
 import type { Db } from '../../src/db/connect';
 import { applyMtaOutcome } from '../../src/modules/delivery/outcome-job';
-import { stopEmail } from '../../src/modules/delivery/send-records';
+import { stopQueuedEmails } from '../../src/modules/abuse/suspension.repository';
+import { isoNow } from '../../src/shared/clock';
 import { verpAddress, verpKey } from '../../src/modules/delivery/verp-address';
 import {
   EMAIL_SEND_ATTEMPT_BUDGET,
@@ -184,22 +185,25 @@ describe('email-send handler (real SQLite, fake injection listener)', () => {
     assert.equal((await outboxRows(db, id))[0]?.data.reason, 'domain not verified');
   });
 
-  it('stopEmail (account suspension) stops a queued message the same way, and nothing else', async () => {
+  it('account suspension (stopQueuedEmails) stops a queued message the same way, and nothing else', async () => {
     const account = await insertAccount(db);
     const queued = await insertEmail(db, account);
-    assert.equal(await stopEmail(db, queued, 'account suspended'), true);
+    const sent = await insertEmail(db, account, { status: 'sent' });
+    const stop = (): Promise<number> =>
+      db
+        .transaction()
+        .execute((trx) =>
+          stopQueuedEmails(trx, { userId: account.userId, reason: 'account suspended', at: isoNow() }),
+        );
+    assert.equal(await stop(), 1);
     assert.equal((await emailRow(db, queued)).status, 'failed');
     const last = (await eventRows(db, queued)).at(-1)!;
     assert.deepEqual([last.type, last.message], ['stopped', 'account suspended']);
     assert.equal((await outboxRows(db, queued))[0]?.event, 'email.failed');
     await run(send, queued);
     assert.equal(mta.messages.length, 0);
-
-    const sent = await insertEmail(db, account, { status: 'sent' });
-    assert.equal(await stopEmail(db, sent, 'account suspended'), false);
     assert.equal((await emailRow(db, sent)).status, 'sent');
-    const inTrx = await insertEmail(db, account);
-    assert.equal(await db.transaction().execute((trx) => stopEmail(trx, inTrx, 'account suspended')), true);
+    assert.equal(await stop(), 0);
   });
 
   it('skips a cancelled message', async () => {

@@ -16,6 +16,7 @@ import type { SmtpSink } from '../helpers/smtp-sink';
 import { startSmtpSink } from '../helpers/smtp-sink';
 import type { PublishedRecord } from '../helpers/dns-fixtures';
 import { publish } from '../helpers/dns-fixtures';
+import { runCtl } from '../helpers/ctl';
 
 const DOMAIN = 'example.com';
 
@@ -36,6 +37,8 @@ describe('OpenAPI document on a running appliance', () => {
   let sink: SmtpSink;
   let app: Appliance;
   let doc: Doc;
+  /** From the walkthrough, for the dashboard routes' case. */
+  let walked: { apiKey: string; emailId: string; webhookId: string } | undefined;
 
   /** Asserts the response has a documented status and a body the document's schema for it accepts. */
   function conforms(method: string, template: string, res: JsonResponse<unknown>): void {
@@ -164,6 +167,71 @@ describe('OpenAPI document on a running appliance', () => {
     conforms('post', '/v1/webhooks', hook);
     conforms('get', '/v1/webhooks', await api.get('/v1/webhooks', { token: apiKey }));
     conforms('get', '/v1/webhooks/{id}', await api.get(`/v1/webhooks/${hook.body.id}`, { token: apiKey }));
+    walked = { apiKey, emailId: sent.body.id, webhookId: hook.body.id };
+  });
+
+  it('matches the document on the dashboard routes (issue 19)', async () => {
+    const { api } = app;
+    assert.ok(walked, 'the walkthrough ran first');
+    const { apiKey, emailId, webhookId } = walked;
+    const filtered = await api.get(
+      `/v1/emails?tag=plan:pro&q=Hello&from=2020-01-01T00:00:00Z&to=2999-01-01T00:00:00Z`,
+      { token: apiKey },
+    );
+    conforms('get', '/v1/emails', filtered);
+    conforms('get', '/v1/emails', await api.get('/v1/emails?q=Hello', { token: apiKey }));
+    for (const query of ['?part=html', '?part=text&remoteImages=1']) {
+      const preview = await api.get(`/v1/emails/${emailId}/preview${query}`, { token: apiKey });
+      assert.equal(preview.status, 200);
+      conforms('get', '/v1/emails/{id}/preview', preview);
+    }
+    const raw = await api.get(`/v1/emails/${emailId}/raw`, { token: apiKey });
+    assert.equal(raw.status, 200);
+    conforms('get', '/v1/emails/{id}/raw', raw);
+    conforms(
+      'post',
+      '/v1/webhooks/{id}/test',
+      await api.post(`/v1/webhooks/${webhookId}/test`, { token: apiKey }),
+    );
+    conforms(
+      'post',
+      '/v1/webhooks/{id}/enable',
+      await api.post(`/v1/webhooks/${webhookId}/enable`, { token: apiKey }),
+    );
+    conforms('get', '/v1/suppressions', await api.get('/v1/suppressions?q=example', { token: apiKey }));
+
+    const operator = await api.register();
+    const customer = await api.register();
+    conforms(
+      'get',
+      '/v1/operator/accounts',
+      await api.get('/v1/operator/accounts', { token: operator.token }),
+    );
+    const granted = await runCtl(app.env, ['accounts', 'grant-operator', operator.email]);
+    assert.equal(granted.code, 0, granted.stderr);
+    conforms('get', '/v1/auth/me', await api.get('/v1/auth/me', { token: operator.token }));
+    const as = { token: operator.token };
+    conforms('get', '/v1/operator/accounts', await api.get('/v1/operator/accounts?limit=2', as));
+    const id = customer.userId;
+    conforms(
+      'post',
+      '/v1/operator/accounts/{id}/suspend',
+      await api.post(`/v1/operator/accounts/${id}/suspend`, { ...as, body: { reason: 'openapi test' } }),
+    );
+    conforms(
+      'post',
+      '/v1/operator/accounts/{id}/reinstate',
+      await api.post(`/v1/operator/accounts/${id}/reinstate`, { ...as, body: {} }),
+    );
+    conforms(
+      'put',
+      '/v1/operator/accounts/{id}/limits',
+      await api.request('PUT', `/v1/operator/accounts/${id}/limits`, {
+        ...as,
+        body: { emailsPerHour: null },
+      }),
+    );
+    conforms('get', '/v1/operator/audit', await api.get(`/v1/operator/audit?target=${id}&limit=5`, as));
   });
 
   it('matches the document on the other account routes', async () => {

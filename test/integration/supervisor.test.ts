@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { smtpBanner, startAppliance } from '../helpers/appliance';
 
@@ -59,6 +60,14 @@ describe('supervisor', () => {
 
       const [workerPid] = startedPids(app.lines, 'worker');
       assert.ok(workerPid);
+      // Memory (issue 18 item 9): every child can run its idle collection and has two malloc arenas.
+      for (const name of ['api', 'worker', 'mta']) {
+        const [pid] = startedPids(app.lines, name);
+        const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        assert.ok(argv.includes('--expose-gc'), `${name}: ${argv.join(' ')}`);
+        assert.ok(environ.includes('MALLOC_ARENA_MAX=2'), `${name} has MALLOC_ARENA_MAX=2`);
+      }
       process.kill(workerPid, 'SIGKILL');
       await until('worker restart', () => startedPids(app.lines, 'worker').length === 2, 10_000);
       await until(

@@ -93,6 +93,22 @@ function send(
   });
 }
 
+/** As `send`, with a session token. */
+async function sendAs(
+  port: number,
+  method: string,
+  rawPath: string,
+  body: unknown,
+  token: string,
+): Promise<{ status: number; text: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}${rawPath}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
 interface RouteEntry {
   readonly method: string;
   /** OpenAPI template: `/internal/accounts/{id}/suspend`. */
@@ -154,6 +170,8 @@ const BODIES: Readonly<Record<string, unknown>> = {
   'PATCH /internal/accounts/{id}/limits': { emailsPerHour: 1_000_000, emailsPerDay: 1_000_000 },
   // Valid, so the send route (which validates before it authenticates) reaches its auth step.
   'POST /v1/emails': { from: 'a@a.example', to: 'b@b.example', subject: 's', text: 't' },
+  'POST /v1/operator/accounts/{id}/suspend': { reason: 'route-auth test' },
+  'PUT /v1/operator/accounts/{id}/limits': { emailsPerHour: 1_000_000, emailsPerDay: 1_000_000 },
   'POST /v1/emails/batch': [{ from: 'a@a.example', to: 'b@b.example', subject: 's', text: 't' }],
   'POST /emails': { from: 'a@a.example', to: 'b@b.example', subject: 's', text: 't' },
   'POST /emails/batch': [{ from: 'a@a.example', to: 'b@b.example', subject: 's', text: 't' }],
@@ -219,6 +237,33 @@ describe('security: every protected route refuses unauthenticated path variants'
       });
       after(async () => {
         await s.stop();
+      });
+
+      it('answers 403 to an ordinary account’s session on every operator route (issue 19)', async () => {
+        const login = await send(s.port, 'POST', '/v1/auth/login', { email, password: 'a long password' });
+        const token = (JSON.parse(login.text) as { token: string }).token;
+        const victim = await s.db
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', email)
+          .executeTakeFirst();
+        const res = await send(s.port, 'GET', '/openapi.json', undefined);
+        const doc = JSON.parse(res.text) as {
+          paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
+        };
+        const operatorRoutes = Object.entries(doc.paths).flatMap(([template, ops]) =>
+          Object.entries(ops)
+            .filter(([, op]) => op.security?.some((s) => s.session?.includes('operator')))
+            .map(([method]) => ({ method: method.toUpperCase(), template })),
+        );
+        assert.ok(operatorRoutes.length >= 5, `found ${operatorRoutes.length} operator routes`);
+        for (const { method, template } of operatorRoutes) {
+          const concrete = template.replace('{id}', victim?.id ?? '');
+          const body = BODIES[`${method} ${template}`] ?? (method === 'GET' ? undefined : {});
+          const answer = await sendAs(s.port, method, concrete, body, token);
+          assert.equal(answer.status, 403, `${method} ${concrete}: ${answer.text}`);
+        }
+        assert.deepEqual(await operatorTraces(s.db), []);
       });
 
       it('answers 401 or 404 to every variant, and nothing is done as the operator', async () => {

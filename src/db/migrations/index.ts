@@ -10,8 +10,10 @@ import * as m008 from './008-submission';
 import * as m009 from './009-quota-windows';
 import * as m010 from './010-operator-limits';
 import * as m011 from './011-test-mode';
-import * as m013 from './013-api-key-permissions';
-import * as m014 from './014-webhook-payload-format';
+import * as m012 from './012-user-role';
+import * as m013 from './013-email-list-index';
+import * as m014 from './014-api-key-permissions';
+import * as m015 from './015-webhook-payload-format';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -26,6 +28,8 @@ export const migrations: Record<string, Migration> = {
   '009-quota-windows': m009,
   '010-operator-limits': m010,
   '011-test-mode': m011,
-  '013-api-key-permissions': m013,
-  '014-webhook-payload-format': m014,
+  '012-user-role': m012,
+  '013-email-list-index': m013,
+  '014-api-key-permissions': m014,
+  '015-webhook-payload-format': m015,
 };

@@ -4,16 +4,16 @@
  * to four recipients is four messages, and one bounce among them is one bounce.
  */
 
-export type SignalName =
-  'bounce_rate' | 'complaint_rate' | 'failure_rate' | 'volume_spike' | 'recipient_repetition';
-
-export const SIGNAL_NAMES: readonly SignalName[] = [
+/** The signals in the order evaluateSignals reports them; the one list their type comes from. */
+export const SIGNAL_NAMES = [
   'bounce_rate',
   'complaint_rate',
   'failure_rate',
   'volume_spike',
   'recipient_repetition',
-];
+] as const;
+
+export type SignalName = (typeof SIGNAL_NAMES)[number];
 
 /** The spec's default thresholds. */
 export const THRESHOLDS = {

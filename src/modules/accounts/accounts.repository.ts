@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { PreparedQuery } from '../../db/precompiled';
-import type { Database, UsersTable } from '../../db/schema';
+import type { Database, UserRole, UsersTable } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 
 export type UserRow = Selectable<UsersTable>;
@@ -57,6 +57,15 @@ export async function updatePassword(db: Kysely<Database>, id: string, passwordH
     .execute();
 }
 
+/** Bumps the session epoch alone: every session issued so far stops working (logout). */
+export async function bumpSessionEpoch(db: Kysely<Database>, id: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1), updated_at: isoNow() }))
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function setSuspension(
   db: Kysely<Database>,
   id: string,
@@ -103,4 +112,8 @@ export async function setOwnLimits(
 
 export async function listUsers(db: Kysely<Database>, limit: number): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().orderBy('created_at', 'asc').limit(limit).execute();
+}
+
+export async function setRole(db: Kysely<Database>, id: string, role: UserRole): Promise<void> {
+  await db.updateTable('users').set({ role, updated_at: isoNow() }).where('id', '=', id).execute();
 }

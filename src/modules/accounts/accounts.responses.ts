@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { timestamp } from '../../http/response-schema';
 
 const accountStatus = z.enum(['ACTIVE', 'SUSPENDED']);
+const role = z.enum(['user', 'operator']);
 
 /** accounts.usecases.ts SessionResult */
 export const SessionView = z
@@ -14,7 +15,7 @@ export const SessionView = z
 
 /** accounts.usecases.ts accountView */
 export const MeView = z
-  .object({ id: z.string(), email: z.string(), name: z.string(), status: accountStatus })
+  .object({ id: z.string(), email: z.string(), name: z.string(), status: accountStatus, role })
   .meta({ id: 'Me' });
 
 const nullableInt = z.number().int().nullable();
@@ -26,6 +27,7 @@ export const OperatorAccountView = z
     email: z.string(),
     name: z.string(),
     status: accountStatus,
+    role,
     createdAt: timestamp,
     suspendedAt: timestamp.nullable(),
     suspensionReason: z.string().nullable(),

@@ -5,8 +5,9 @@ import { rateLimitByIp } from '../../http/rate-limit';
 import type { RateLimiter } from '../../http/rate-limiter';
 import { RouteGroup } from '../../http/route';
 import { changePasswordBody, loginBody, registerBody } from './accounts.schemas';
-import { changePassword, getAccount, login, register } from './accounts.usecases';
+import { changePassword, getAccount, login, logout, register } from './accounts.usecases';
 import { MeView, SessionView } from './accounts.responses';
+import { clearSessionCookies, cookiesSecure, setSessionCookies } from './session-cookies';
 
 /**
  * Credential bodies are read before any authentication: a few fields, so a small cap keeps an
@@ -18,6 +19,7 @@ const CREDENTIAL_BODY_BYTES = 16 * 1024;
 export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): RouteGroup {
   const routes = new RouteGroup(deps, '/v1/auth', 'Account');
   const limited = rateLimitByIp(credentialLimiter, 'credentials');
+  const secure = cookiesSecure(deps.config.baseUrl);
 
   routes.define(
     {
@@ -33,8 +35,15 @@ export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): Ro
     },
     async (ctx) => {
       const input = await readBody(ctx, registerBody, CREDENTIAL_BODY_BYTES);
+      const session = await register({
+        db: deps.db,
+        sessions: deps.sessions,
+        actor: requestActor(ctx),
+        input,
+      });
+      setSessionCookies(ctx, session, secure);
       ctx.status = 201;
-      ctx.body = await register({ db: deps.db, sessions: deps.sessions, actor: requestActor(ctx), input });
+      ctx.body = session;
     },
   );
 
@@ -52,7 +61,9 @@ export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): Ro
     },
     async (ctx) => {
       const input = await readBody(ctx, loginBody, CREDENTIAL_BODY_BYTES);
-      ctx.body = await login({ db: deps.db, sessions: deps.sessions, actor: requestActor(ctx), input });
+      const session = await login({ db: deps.db, sessions: deps.sessions, actor: requestActor(ctx), input });
+      setSessionCookies(ctx, session, secure);
+      ctx.body = session;
     },
   );
 
@@ -68,7 +79,13 @@ export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): Ro
     async (ctx) => {
       const { userId } = requireAuth(ctx);
       const account = await getAccount({ db: deps.db, userId });
-      ctx.body = { id: account.id, email: account.email, name: account.name, status: account.status };
+      ctx.body = {
+        id: account.id,
+        email: account.email,
+        name: account.name,
+        status: account.status,
+        role: account.role,
+      };
     },
   );
 
@@ -87,13 +104,33 @@ export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): Ro
     async (ctx) => {
       const { userId } = requireAuth(ctx);
       const input = await readBody(ctx, changePasswordBody, CREDENTIAL_BODY_BYTES);
-      ctx.body = await changePassword({
+      const session = await changePassword({
         db: deps.db,
         sessions: deps.sessions,
         actor: requestActor(ctx),
         userId,
         input,
       });
+      // The old cookie's epoch is gone: a dashboard that changed the password stays signed in.
+      if (ctx.get('authorization') === '') setSessionCookies(ctx, session, secure);
+      ctx.body = session;
+    },
+  );
+
+  routes.define(
+    {
+      method: 'post',
+      path: '/logout',
+      auth: 'session',
+      operationId: 'logout',
+      summary: 'End every session of the account (bumps the session epoch) and clear the dashboard cookies',
+      ok: { status: 204, description: 'Signed out everywhere' },
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      await logout({ db: deps.db, actor: requestActor(ctx), userId });
+      clearSessionCookies(ctx, secure);
+      ctx.status = 204;
     },
   );
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database, UserRole } from '../../db/schema';
 import { accountSuspended, invalidCredentials } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
@@ -20,6 +20,7 @@ export interface PublicUser {
 
 export interface AccountView extends PublicUser {
   readonly status: 'ACTIVE' | 'SUSPENDED';
+  readonly role: UserRole;
   readonly createdAt: string;
   readonly suspendedAt: string | null;
   readonly suspensionReason: string | null;
@@ -50,6 +51,7 @@ export function accountView(row: UserRow): AccountView {
   return {
     ...publicUser(row),
     status: row.status,
+    role: row.role,
     createdAt: row.created_at,
     suspendedAt: row.suspended_at,
     suspensionReason: row.suspension_reason,
@@ -115,7 +117,8 @@ export async function login(
     });
     throw invalidCredentials();
   }
-  if (row.status === 'SUSPENDED') throw accountSuspended();
+  if (row.status === 'SUSPENDED')
+    throw accountSuspended(undefined, { reason: row.suspension_reason, suspendedAt: row.suspended_at });
   await recordAudit(db, {
     actor: { ...deps.actor, type: 'user', id: row.id },
     userId: row.id,
@@ -165,6 +168,23 @@ export async function changePassword(
   return { ...session, user: publicUser(updated) };
 }
 
+/**
+ * Logout revokes by the session epoch, the one revocation a stateless JWT has: every session of
+ * the account ends, on every device, not only the caller's (documented in docs/api.md).
+ */
+export async function logout(deps: Deps & { userId: string }): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    await users.bumpSessionEpoch(trx, deps.userId);
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: deps.userId,
+      action: 'user.logout',
+      resource: 'user',
+      resourceId: deps.userId,
+    });
+  });
+}
+
 export async function getAccount(deps: { db: Kysely<Database>; userId: string }): Promise<AccountView> {
   const row = await users.findUserById(deps.db, deps.userId);
   if (!row) throw accountNotFound();
@@ -206,7 +226,7 @@ export async function suspendAccount(
   return { ...(await getAccount({ db, userId: row.id })), stoppedEmails };
 }
 
-export async function reinstateAccount(deps: Deps & { ref: string }): Promise<AccountView> {
+export async function reinstateAccount(deps: Deps & { ref: string; reason?: string }): Promise<AccountView> {
   const { db } = deps;
   const row = await resolveAccount(db, deps.ref);
   await db.transaction().execute(async (trx) => {
@@ -217,6 +237,7 @@ export async function reinstateAccount(deps: Deps & { ref: string }): Promise<Ac
       action: 'user.reinstated',
       resource: 'user',
       resourceId: row.id,
+      ...(deps.reason === undefined ? {} : { details: { reason: deps.reason } }),
     });
   });
   return getAccount({ db, userId: row.id });
@@ -240,6 +261,28 @@ export async function setAccountLimits(
       resource: 'user',
       resourceId: row.id,
       details: { ...deps.limits, scope: 'operator' },
+    });
+  });
+  return getAccount({ db, userId: row.id });
+}
+
+/**
+ * Gives or takes the operator role (`ctl accounts grant-operator|revoke-operator`). Only the
+ * command line grants it: an operator's powers reach every account, so no API route can
+ * make one, and the first account registered is not one by default (on a public instance
+ * that would be whoever registered first).
+ */
+export async function setRole(deps: Deps & { ref: string; role: UserRole }): Promise<AccountView> {
+  const { db } = deps;
+  const row = await resolveAccount(db, deps.ref);
+  await db.transaction().execute(async (trx) => {
+    await users.setRole(trx, row.id, deps.role);
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId: row.id,
+      action: deps.role === 'operator' ? 'user.operator_granted' : 'user.operator_revoked',
+      resource: 'user',
+      resourceId: row.id,
     });
   });
   return getAccount({ db, userId: row.id });

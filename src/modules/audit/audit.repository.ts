@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { AuditLogTable, Database } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
@@ -73,8 +73,11 @@ export async function listAudit(db: Kysely<Database>, query: AuditQuery): Promis
   if (query.userId !== undefined) q = q.where('user_id', '=', query.userId);
   if (query.action !== undefined) q = q.where('action', '=', query.action);
   if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
-  const rows = await q.execute();
-  return rows.map((r) => ({
+  return (await q.execute()).map(auditEntry);
+}
+
+function auditEntry(r: Selectable<AuditLogTable>): AuditEntry {
+  return {
     id: r.id,
     userId: r.user_id,
     actorType: r.actor_type,
@@ -86,5 +89,34 @@ export async function listAudit(db: Kysely<Database>, query: AuditQuery): Promis
     resourceId: r.resource_id,
     details: r.details === null ? null : (JSON.parse(r.details) as unknown),
     createdAt: r.created_at,
-  }));
+  };
+}
+
+export interface AuditPageQuery {
+  readonly action?: string | undefined;
+  /** The acting user, key or operator (`actor_id`). */
+  readonly actorId?: string | undefined;
+  /** The resource acted on (`resource_id`): an account, key, domain, webhook … id. */
+  readonly target?: string | undefined;
+  /** The account the entry belongs to. */
+  readonly userId?: string | undefined;
+  /** created_at at or after, and before, these RFC 3339 UTC instants. */
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  /** Only ids older than this one (the cursor): newest first, audit ids sort by time. */
+  readonly beforeId?: string | undefined;
+  readonly limit: number;
+}
+
+/** The operator's audit screen: every account's entries, newest first, keyset on the id. */
+export async function listAuditPage(db: Kysely<Database>, query: AuditPageQuery): Promise<AuditEntry[]> {
+  let q = db.selectFrom('audit_log').selectAll();
+  if (query.action !== undefined) q = q.where('action', '=', query.action);
+  if (query.actorId !== undefined) q = q.where('actor_id', '=', query.actorId);
+  if (query.target !== undefined) q = q.where('resource_id', '=', query.target);
+  if (query.userId !== undefined) q = q.where('user_id', '=', query.userId);
+  if (query.from !== undefined) q = q.where('created_at', '>=', query.from);
+  if (query.to !== undefined) q = q.where('created_at', '<', query.to);
+  if (query.beforeId !== undefined) q = q.where('id', '<', query.beforeId);
+  return (await q.orderBy('id', 'desc').limit(query.limit).execute()).map(auditEntry);
 }

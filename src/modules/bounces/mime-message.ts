@@ -73,11 +73,6 @@ function newBudget(): PartBudget {
   return { parts: REPORT_LIMITS.maxParts };
 }
 
-/** Parses a whole message (headers and body). */
-export function parseMessage(raw: Buffer | string): MimePart {
-  return parseEntity(boundedByteString(raw), 0, 'text/plain', newBudget());
-}
-
 // An mbox "From " separator line (RFC 4155): "From sender Thu Apr 29 23:34:45 2015".
 const MBOX_FROM = /\n(?=From \S+ +\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d (?:\d{4}|\S+ \d{4})\n[\w-]+:)/;
 

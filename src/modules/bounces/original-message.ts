@@ -4,7 +4,7 @@ import type { HeaderField } from './header-fields';
 import { allFields, firstField, parseHeaderBlock } from './header-fields';
 import { addressKey, headerAddresses } from './email-address';
 import type { MimePart } from './mime-message';
-import { leafParts, parseMessage } from './mime-message';
+import { leafParts } from './mime-message';
 import { isOriginalMessageMarker } from './report-text';
 
 export interface OriginalMessage {
@@ -63,9 +63,4 @@ export function findOriginalMessage(root: MimePart): OriginalMessage | null {
       return fromHeaders(headers);
   }
   return null;
-}
-
-/** Message-ID of the message a bounce or complaint is about, for matching it to our records. */
-export function extractOriginalMessageId(raw: Buffer | string): string | null {
-  return findOriginalMessage(parseMessage(raw))?.messageId ?? null;
 }

@@ -50,7 +50,7 @@ export type RecipientStep =
  * (or a worker that died after the MTA's 250) is still the truth about delivery.
  */
 export function recipientStep(from: EmailStatus, report: MtaOutcomeKind): RecipientStep {
-  if (TERMINAL.has(from)) return { kind: 'ignore', reason: from === report ? 'duplicate' : 'late' };
+  if (isTerminal(from)) return { kind: 'ignore', reason: from === report ? 'duplicate' : 'late' };
   if (from === 'deferred' && report === 'deferred') return { kind: 'repeat', status: 'deferred' };
   return { kind: 'advance', from, to: report };
 }

@@ -12,10 +12,7 @@ import * as repo from './delivery.repository';
 import { recordEmailEvent } from '../emails/email-events.repository';
 import type { HandOffAccepted, HandOffFailure, Injector } from './inject-client';
 import { classifyHandOffError } from './inject-client';
-import { brandingForSend } from '../branding/branding.usecases';
-import { appendFooter } from '../branding/logo-token';
-import { buildMime, mimeInputFrom } from './mime-builder';
-import { findRawMessage } from './raw-message.repository';
+import { messageBytes } from './message-bytes';
 import { verpAddress } from './verp-address';
 import { BEFORE_HAND_OFF, failMessage, recordSent } from './send-records';
 import type { LocalHandOff, LocalHandOffDeps } from './local-hand-off';
@@ -98,17 +95,7 @@ export async function attemptSend(
 
   let raw: Buffer;
   try {
-    const submitted = email.source === 'smtp' ? await findRawMessage(deps.db, emailId) : undefined;
-    if (email.source === 'smtp' && submitted === undefined)
-      throw new Error('the submitted message is missing');
-    const attachments = await repo.listAttachments(deps.db, emailId);
-    // The account's branding footer is added at build time, so an edit applies to mail not yet sent.
-    const footer = await brandingForSend({ db: deps.db, baseUrl: deps.baseUrl, userId: email.user_id });
-    const input = mimeInputFrom(email, recipients, attachments);
-    // An SMTP submission is sent as the client wrote it (header-cleaned at submission).
-    raw =
-      submitted ??
-      (await buildMime({ ...input, ...appendFooter({ html: input.html, text: input.text }, footer) }));
+    raw = await messageBytes({ db: deps.db, baseUrl: deps.baseUrl, email, recipients });
   } catch (err) {
     const reason = `message could not be built: ${err instanceof Error ? err.message : String(err)}`;
     const failure: HandOffFailure = {

@@ -151,19 +151,3 @@ export async function failMessage(
     });
   }
 }
-
-/**
- * Stops a message that has not been handed off (account suspension, issue 8):
- * the status, event and webhook rows the worker's own re-validation writes.
- * False when the message is not `queued` any more (being handed off, sent, or
- * finished). Runs inside `db` when it is a transaction.
- */
-export async function stopEmail(db: Kysely<Database>, emailId: string, reason: string): Promise<boolean> {
-  const run = async (trx: Kysely<Database>): Promise<boolean> => {
-    const email = await repo.findEmail(trx, emailId);
-    if (email?.status !== 'queued') return false;
-    await failMessage(trx, email, { event: 'stopped', message: reason, reason, statusCode: null }, isoNow());
-    return true;
-  };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
-}

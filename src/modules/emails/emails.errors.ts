@@ -44,6 +44,8 @@ export const emailNotCancellable = defineError(
   409,
   'Only a queued message that has not been handed to the MTA can be cancelled',
 );
+/** A preview of `?part=html` of a text-only message (or the reverse). */
+export const emailPartNotFound = defineError('EMAIL_PART_NOT_FOUND', 404, 'The message has no such part');
 export const emailNotScheduled = defineError(
   'EMAIL_NOT_SCHEDULED',
   409,

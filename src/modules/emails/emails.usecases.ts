@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { findCapturedInfo, findCapturedRaw } from './captured-message.repository';
 import { captureView, emailView } from './email-view';
-import { emailNotFound } from './emails.errors';
+import { emailNotFound, emailPartNotFound } from './emails.errors';
 import type { EmailListQuery } from './emails.repository';
 import { eventsOf, findAccountEmail, listEmails, recipientsOf } from './emails.repository';
 
@@ -32,9 +32,35 @@ export async function listEmailViews(deps: { db: Kysely<Database>; userId: strin
   };
 }
 
+/** The stored html or text body of one of the account's messages, for the preview route. */
+export async function emailPart(deps: {
+  db: Kysely<Database>;
+  userId: string;
+  emailId: string;
+  part: 'html' | 'text';
+}): Promise<string> {
+  const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);
+  if (!email) throw emailNotFound();
+  const body = deps.part === 'html' ? email.html : email.text;
+  if (body === null) throw emailPartNotFound(`The message has no ${deps.part} part`);
+  return body;
+}
+
+/** One of the account's messages with all its recipients, for the raw download. */
+export async function accountEmailWithRecipients(deps: {
+  db: Kysely<Database>;
+  userId: string;
+  emailId: string;
+}) {
+  const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);
+  if (!email) throw emailNotFound();
+  return { email, recipients: await recipientsOf(deps.db, [email.id]) };
+}
+
 /**
- * The captured message of a test send as signed (issue 21). Live mail keeps no sent
- * copy yet: EMAIL_NOT_FOUND says so in its details.
+ * The captured message of a test send as signed (issue 21); EMAIL_NOT_FOUND, with the reason
+ * in its details, when there is none. Live mail keeps no sent copy: GET /v1/emails/{id}/raw
+ * builds it instead (modules/delivery/message-bytes.ts).
  */
 export async function getCapturedRaw(deps: { db: Kysely<Database>; userId: string; emailId: string }) {
   const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);

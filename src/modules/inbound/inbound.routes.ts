@@ -2,6 +2,7 @@ import { readBody } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
+import { previewHeaders, previewQuery } from '../../shared/message-preview';
 import { pageBody } from '../../shared/cursor';
 import { contentDisposition, safeContentType } from './inbound-view';
 import { listInboundQuery, patchInboundBody } from './inbound.schemas';
@@ -9,6 +10,7 @@ import {
   deleteInboundMessage,
   getAttachment,
   getRaw,
+  inboundPart,
   listInboundViews,
   markInbound,
   openInbound,
@@ -122,6 +124,27 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
       ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
       ctx.type = safeContentType(file.contentType);
       ctx.body = file.content;
+    },
+  );
+
+  routes.define(
+    {
+      method: 'get',
+      path: '/:id/preview',
+      ids: { id: 'inb' },
+      auth: 'either',
+      operationId: 'previewInbound',
+      summary:
+        'The received html or text body, inert: its own CSP (sandbox, no scripts, remote images only on request)',
+      query: previewQuery,
+      ok: { status: 200, description: 'The body', contentType: 'text/html' },
+      errors: ['EMAIL_NOT_FOUND', 'EMAIL_PART_NOT_FOUND'],
+    },
+    async (ctx, q) => {
+      const { userId } = requireAuth(ctx);
+      const body = await inboundPart({ db: deps.db, userId, id: ctx.params.id ?? '', part: q.part });
+      ctx.set(previewHeaders(q.part, q.remoteImages === '1'));
+      ctx.body = body;
     },
   );
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { Logger } from '../../shared/logger';
+import { emailPartNotFound } from '../emails/emails.errors';
 import { attachmentNotFound, inboundNotFound } from './inbound.errors';
 import * as repo from './inbound.repository';
 import type { InboundSummary, InboundView } from './inbound-view';
@@ -91,4 +92,18 @@ export async function getRaw(args: { db: Kysely<Database>; userId: string; id: s
   const row = await repo.findInbound(args.db, args.userId, args.id);
   if (row === undefined) throw inboundNotFound();
   return readRawMessage(row.raw_path);
+}
+
+/** The received html or text body, for the preview route. Reading a preview does not mark it read. */
+export async function inboundPart(args: {
+  db: Kysely<Database>;
+  userId: string;
+  id: string;
+  part: 'html' | 'text';
+}): Promise<string> {
+  const row = await repo.findInbound(args.db, args.userId, args.id);
+  if (row === undefined) throw inboundNotFound();
+  const body = args.part === 'html' ? row.html : row.text;
+  if (body === null) throw emailPartNotFound(`The message has no ${args.part} part`);
+  return body;
 }

@@ -6,8 +6,18 @@ import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
 import { pageBody } from '../../shared/cursor';
 import { canonicalAddress } from '../emails/address';
-import { getCapturedRaw, getEmailView, listEmailViews } from '../emails/emails.usecases';
+import {
+  accountEmailWithRecipients,
+  emailPart,
+  getCapturedRaw,
+  getEmailView,
+  listEmailViews,
+} from '../emails/emails.usecases';
+import { messageBytes } from '../delivery/message-bytes';
+import { previewHeaders, previewQuery } from '../../shared/message-preview';
 import { cancelEmail } from './cancel-email';
+import { deliveryView } from '../delivery/delivery-explanation';
+import { findPendingSend } from '../delivery/pending-send.repository';
 import { defineBatchSend } from './email-batch.routes';
 import { listEmailsQuery, oversizedCollections, rescheduleBody, sendEmailBody } from './emails.schemas';
 import { rescheduleEmail } from './reschedule-email';
@@ -21,7 +31,7 @@ import {
   SEND_RESPONSE_HEADERS,
   sendDeps,
 } from './send-request';
-import { SendAccepted } from '../sending/sending.responses';
+import { EmailDetail, SendAccepted } from '../sending/sending.responses';
 import { EmailPage, EmailView } from '../emails/emails.responses';
 
 /** `/v1/emails`: send, list, retrieve, cancel. */
@@ -69,7 +79,8 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       path: '/',
       auth: 'either',
       operationId: 'listEmails',
-      summary: 'List messages, newest first (keyset pages)',
+      summary:
+        'List messages, newest first (keyset pages); filters: status, domainId, tag, recipient, from/to, q',
       query: listEmailsQuery,
       ok: { status: 200, schema: EmailPage, description: 'A page of messages (no events)' },
     },
@@ -83,6 +94,10 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
           status: q.status,
           domainId: q.domainId,
           recipient: q.recipient === undefined ? undefined : canonicalAddress(q.recipient.trim()),
+          tag: q.tag,
+          createdFrom: q.from,
+          createdBefore: q.to,
+          text: q.q,
           beforeId: q.cursor,
           limit: q.limit,
         },
@@ -98,13 +113,37 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       ids: { id: 'email' },
       auth: 'either',
       operationId: 'getEmail',
-      summary: 'One message with recipients and events',
-      ok: { status: 200, schema: EmailView, description: 'The message' },
+      summary: 'One message with recipients, events and its delivery state (why it is still queued)',
+      ok: { status: 200, schema: EmailDetail, description: 'The message' },
       errors: ['EMAIL_NOT_FOUND'],
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
-      ctx.body = await getEmailView({ db: deps.db, userId, emailId: ctx.params.id ?? '' });
+      const view = await getEmailView({ db: deps.db, userId, emailId: ctx.params.id ?? '' });
+      const pending = await findPendingSend(deps.db, view.id);
+      const facts = { ...view, events: view.events ?? [] };
+      ctx.body = { ...view, delivery: deliveryView(facts, pending, deps.config.mtaRetryIntervals) };
+    },
+  );
+
+  routes.define(
+    {
+      method: 'get',
+      path: '/:id/preview',
+      ids: { id: 'email' },
+      auth: 'either',
+      operationId: 'previewEmail',
+      summary:
+        'The stored html or text body, inert: its own CSP (sandbox, no scripts, remote images only on request)',
+      query: previewQuery,
+      ok: { status: 200, description: 'The body', contentType: 'text/html' },
+      errors: ['EMAIL_NOT_FOUND', 'EMAIL_PART_NOT_FOUND'],
+    },
+    async (ctx, q) => {
+      const { userId } = requireAuth(ctx);
+      const body = await emailPart({ db: deps.db, userId, emailId: ctx.params.id ?? '', part: q.part });
+      ctx.set(previewHeaders(q.part, q.remoteImages === '1'));
+      ctx.body = body;
     },
   );
 
@@ -142,14 +181,21 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       ids: { id: 'email' },
       auth: 'either',
       operationId: 'getEmailRaw',
-      summary: 'The captured message of a test-mode send, as signed (message/rfc822)',
-      ok: { status: 200, description: 'The message as it would have left', contentType: 'message/rfc822' },
+      summary:
+        'The message as a download: test mail as captured (signed); live mail as delivery builds it for the MTA',
+      ok: { status: 200, description: 'The message', contentType: 'message/rfc822' },
       errors: ['EMAIL_NOT_FOUND'],
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
       const id = ctx.params.id ?? '';
-      const raw = await getCapturedRaw({ db: deps.db, userId, emailId: id });
+      const { email, recipients } = await accountEmailWithRecipients({ db: deps.db, userId, emailId: id });
+      // Test mail was captured as signed (issue 21). Live mail keeps no sent copy: it is built
+      // by the hand-off's own code, without what the MTA adds (DKIM-Signature, Received).
+      const raw =
+        email.mode === 'test'
+          ? await getCapturedRaw({ db: deps.db, userId, emailId: id })
+          : await messageBytes({ db: deps.db, baseUrl: deps.config.baseUrl, email, recipients });
       ctx.set('Content-Disposition', `attachment; filename="${id}.eml"`);
       ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
       ctx.type = 'message/rfc822';

@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { EMAIL_STATUSES } from '../../db/schema';
 import { cursorParam } from '../../shared/cursor';
+import { instantParam } from '../../shared/instant-param';
 import { hasControlChars } from '../../shared/text';
 
 const MAX_ATTACHMENTS = 10;
 const MAX_METADATA_BYTES = 16 * 1024;
 const MAX_HEADERS = 50;
 const MAX_TAGS = 50;
+const TAG_NAME_MAX = 64;
+const TAG_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const TAG_VALUE_MAX = 256;
 const MAX_ADDRESSES = 1000;
 const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3600 * 1000;
 
@@ -165,7 +169,6 @@ const attachment = z
     return { ...a, cid: a.cid ?? contentId };
   });
 
-const TAG_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const TAG_NAME_MESSAGE = 'tag names: letters, digits, _ . -';
 
 /**
@@ -271,10 +274,34 @@ export function oversizedCollections(body: unknown): { field: string; message: s
   return issues;
 }
 
+/** `name` or `name:value`, split at the first colon (tag names have none). */
+const tagFilter = z
+  .string()
+  .max(TAG_NAME_MAX + 1 + TAG_VALUE_MAX)
+  .transform((raw, ctx) => {
+    const colon = raw.indexOf(':');
+    const name = colon === -1 ? raw : raw.slice(0, colon);
+    if (!TAG_NAME.test(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected `name` or `name:value` (names: letters, digits, _ . -)',
+      });
+      return z.NEVER;
+    }
+    return { name, value: colon === -1 ? undefined : raw.slice(colon + 1) };
+  });
+
 export const listEmailsQuery = z.strictObject({
   status: z.enum(EMAIL_STATUSES).optional(),
   domainId: z.string().max(64).optional(),
   recipient: z.string().max(254).optional(),
+  tag: tagFilter.optional(),
+  /** createdAt at or after this instant (or the start of this UTC day). */
+  from: instantParam('from').optional(),
+  /** createdAt before this instant (or the end of this UTC day). */
+  to: instantParam('to').optional(),
+  /** Free text over subject and recipient addresses; bounded, since every row is scanned for it. */
+  q: z.string().trim().min(1).max(100).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
   cursor: cursorParam('email').optional(),
 });

@@ -1,8 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
+import { sql } from 'kysely';
 import { byArity } from '../../db/precompiled';
 import type { Database, SuppressionsTable, SuppressionType } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
+import { likeContains } from '../../shared/text';
 
 export type SuppressionRow = Selectable<SuppressionsTable>;
 
@@ -95,6 +97,8 @@ export async function deleteSuppression(db: Kysely<Database>, userId: string, id
 export interface SuppressionQuery {
   readonly userId: string;
   readonly email?: string | undefined;
+  /** A substring of the address, ignoring ASCII case (the dashboard's search). */
+  readonly text?: string | undefined;
   readonly type?: SuppressionType | undefined;
   /** Page after this id (newest first). */
   readonly before?: string | undefined;
@@ -109,6 +113,10 @@ export async function listSuppressions(db: Kysely<Database>, q: SuppressionQuery
     .orderBy('id', 'desc')
     .limit(q.limit);
   if (q.email !== undefined) query = query.where('email', '=', q.email);
+  if (q.text !== undefined) {
+    const pattern = likeContains(q.text.toLowerCase());
+    query = query.where(sql<boolean>`lower(${sql.ref('email')}) like ${pattern} escape '\\'`);
+  }
   if (q.type !== undefined) query = query.where('type', '=', q.type);
   if (q.before !== undefined) query = query.where('id', '<', q.before);
   return query.execute();

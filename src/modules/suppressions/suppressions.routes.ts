@@ -44,6 +44,8 @@ export const createBody = z.strictObject({
 
 export const listQuery = z.strictObject({
   email: address.optional(),
+  /** Free text: a substring of the address (the dashboard's search box). */
+  q: z.string().trim().min(1).max(254).optional(),
   type: z.enum(TYPES).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
   cursor: idCursorParam('sup').optional(),
@@ -59,7 +61,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       path: '/',
       auth: 'either',
       operationId: 'listSuppressions',
-      summary: 'List the account’s suppressed addresses',
+      summary: 'List the account’s suppressed addresses (filters: email exact, q substring, type)',
       query: listQuery,
       ok: { status: 200, schema: SuppressionPage, description: 'A page of suppressions' },
     },
@@ -68,6 +70,7 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       const rows = await listSuppressions(deps.db, {
         userId,
         email: q.email,
+        text: q.q,
         type: q.type,
         before: q.cursor,
         limit: q.limit + 1,

@@ -7,3 +7,9 @@ export const webhookLimitReached = defineError(
   409,
   'This account already has the maximum number of webhooks',
 );
+/** A disabled endpoint gets no deliveries, a test one included: re-enable it first. */
+export const webhookDisabled = defineError(
+  'WEBHOOK_DISABLED',
+  409,
+  'This webhook is disabled; enable it (POST /v1/webhooks/{id}/enable) before sending a test event',
+);

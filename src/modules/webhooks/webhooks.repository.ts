@@ -188,6 +188,11 @@ export async function listPendingOutbox(db: Kysely<Database>, limit: number): Pr
     .execute();
 }
 
+/** An outbox row for one endpoint only (the test event): born dispatched, so the sweep skips it. */
+export async function insertDispatchedOutbox(db: Kysely<Database>, row: OutboxRow): Promise<void> {
+  await db.insertInto('outbox').values(row).execute();
+}
+
 export async function findOutbox(db: Kysely<Database>, id: string): Promise<OutboxRow | undefined> {
   return db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -50,6 +50,15 @@ export const WebhookDetailView = WebhookView.extend({ attempts: z.array(WebhookA
 
 export const WebhookList = listOf(WebhookView).meta({ id: 'WebhookList' });
 
+/** webhook-test-event.ts sendTestEvent */
+export const WebhookTestQueued = z
+  .object({
+    webhookId: z.string(),
+    event: z.literal('webhook.test'),
+    deliveryId: z.string(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'WebhookTestQueued' });
 /** The 200 of POST /v1/webhooks/{id}/rotate-secret: the only response with the new secret. */
 export const RotatedWebhookView = WebhookView.extend({
   secret: z.string().describe('The new signing secret; shown once.'),

@@ -6,6 +6,8 @@ import { createSealer } from '../../shared/seal';
 import { guardFromConfig } from './address-policy';
 import { createDestinationCheck } from './destination-check';
 import { createHostResolver } from './host-resolver';
+import { signalWork } from '../../shared/work-signal';
+import { sendTestEvent } from './webhook-test-event';
 import { createWebhookBody, patchWebhookBody } from './webhooks.schemas';
 import {
   createWebhook,
@@ -17,9 +19,10 @@ import {
 } from './webhooks.usecases';
 import {
   CreatedWebhookView,
-  RotatedWebhookView,
   WebhookDetailView,
   WebhookList,
+  WebhookTestQueued,
+  RotatedWebhookView,
   WebhookView,
 } from './webhooks.responses';
 import { Deleted } from '../../http/response-schema';
@@ -132,6 +135,50 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
     async (ctx) => {
       const { userId } = requireAuth(ctx);
       ctx.body = await deleteWebhook({ db, userId, actor: requestActor(ctx), id: ctx.params.id ?? '' });
+    },
+  );
+
+  routes.define(
+    {
+      method: 'post',
+      path: '/:id/enable',
+      ids: { id: 'whk' },
+      auth: 'either',
+      operationId: 'enableWebhook',
+      summary: 'Re-enable an endpoint (after auto-disable): the failure count starts afresh',
+      ok: { status: 200, schema: WebhookView, description: 'Enabled' },
+      errors: ['WEBHOOK_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      // The same use case as PATCH {enabled: true}: one way to re-enable, two spellings.
+      ctx.body = await updateWebhook({
+        db,
+        userId,
+        actor: requestActor(ctx),
+        checkDestination,
+        id: ctx.params.id ?? '',
+        input: { enabled: true },
+      });
+    },
+  );
+
+  routes.define(
+    {
+      method: 'post',
+      path: '/:id/test',
+      ids: { id: 'whk' },
+      auth: 'either',
+      operationId: 'testWebhook',
+      summary: 'Queue a `webhook.test` delivery to this endpoint; its attempts show in the log',
+      ok: { status: 202, schema: WebhookTestQueued, description: 'Queued' },
+      errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DISABLED'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.status = 202;
+      ctx.body = await sendTestEvent({ db, userId, actor: requestActor(ctx), id: ctx.params.id ?? '' });
+      signalWork();
     },
   );
 

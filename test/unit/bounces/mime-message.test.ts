@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeHeaderValue, parseContentType } from '../../../src/modules/bounces/header-fields';
-import { leafParts, parseMessage, parseMessages } from '../../../src/modules/bounces/mime-message';
+import type { MimePart } from '../../../src/modules/bounces/mime-message';
+import { leafParts, parseMessages } from '../../../src/modules/bounces/mime-message';
 import { decodeBytes, decodeQuotedPrintable } from '../../../src/modules/bounces/transfer-decoding';
 
 const crlf = (...lines: string[]): string => lines.join('\r\n');
+
+/** A single message, read the way intake reads every report. */
+function parseMessage(raw: string): MimePart {
+  const messages = parseMessages(raw);
+  assert.equal(messages.length, 1);
+  return messages[0]!;
+}
 
 describe('MIME reading', () => {
   it('splits a multipart/report and decodes quoted-printable and base64 parts', () => {

@@ -25,6 +25,9 @@ const BODILESS = new Set([
   'POST /v1/domains/{domainId}/verify',
   'POST /v1/emails/{id}/cancel',
   'POST /internal/accounts/{id}/reinstate',
+  'POST /v1/auth/logout',
+  'POST /v1/webhooks/{id}/enable',
+  'POST /v1/webhooks/{id}/test',
   'POST /v1/webhooks/{id}/rotate-secret',
   // The Resend-compatible surface (issue 20): the SDK posts these without a body.
   'POST /emails/{id}/cancel',

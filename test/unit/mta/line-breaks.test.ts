@@ -2,9 +2,14 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { LineBreakFault } from '../../../src/mta/line-breaks';
-import { LineBreakScanner, findLineBreakFault, scanLineBreaks } from '../../../src/mta/line-breaks';
+import { LineBreakScanner, scanLineBreaks } from '../../../src/mta/line-breaks';
 
-const scan = (text: string): LineBreakFault | undefined => findLineBreakFault(Buffer.from(text, 'latin1'));
+/** A whole message pushed in one chunk. */
+function scan(text: string): LineBreakFault | undefined {
+  const scanner = new LineBreakScanner();
+  scanner.push(Buffer.from(text, 'latin1'));
+  return scanner.end();
+}
 
 /** The same bytes pushed in every possible two-way split, and byte by byte. */
 function scanSplits(text: string): (LineBreakFault | undefined)[] {
@@ -24,7 +29,7 @@ function scanSplits(text: string): (LineBreakFault | undefined)[] {
 
 const CLEAN = 'Subject: x\r\n\r\nline\r\n.\r\n..stuffed\r\n';
 
-describe('findLineBreakFault', () => {
+describe('LineBreakScanner over a whole message', () => {
   it('passes CRLF-only data, including a "." line and a dot-stuffed line', () => {
     assert.equal(scan(CLEAN), undefined);
     assert.equal(scan(''), undefined);

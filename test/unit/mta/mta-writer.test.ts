@@ -32,11 +32,14 @@ describe('the mta writer thread (units mta.delivery-reports and mta.intake, real
   after(() => t.close());
 
   /** The thread on `file` (default: the test database), as mta-runtime starts it. */
-  const writer = (file = t.file) =>
-    startMtaWriter({
-      file,
-      config: { ...parseConfig({ DATA_DIR: path.dirname(t.file) }), secretKey: 'k'.repeat(32) },
-    });
+  const writer = (file = t.file, idleMs?: number) =>
+    startMtaWriter(
+      {
+        file,
+        config: { ...parseConfig({ DATA_DIR: path.dirname(t.file) }), secretKey: 'k'.repeat(32) },
+      },
+      { idleMs },
+    );
 
   it('resolves once the jobs are committed, as seen from another connection', async () => {
     const thread = writer();
@@ -148,6 +151,19 @@ describe('the mta writer thread (units mta.delivery-reports and mta.intake, real
       for (const day of days) assert.deepEqual(await fs.readdir(path.join(dataDir, 'inbound', day)), []);
     } finally {
       await broken.close();
+    }
+  });
+
+  it('ends its thread when idle and starts a new one for the next report', async () => {
+    const thread = writer(t.file, 100);
+    try {
+      assert.equal(thread.running, false);
+      assert.equal(await thread.deliveryReports([{ ...base, recipient: 'idle-1@dest.test' }]), 1);
+      assert.equal(thread.running, true);
+      while (thread.running) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await thread.deliveryReports([{ ...base, recipient: 'idle-2@dest.test' }]), 1);
+    } finally {
+      await thread.close();
     }
   });
 });

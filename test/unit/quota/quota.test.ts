@@ -20,6 +20,7 @@ function user(createdHoursAgo: number, overrides: Partial<UserRow> = {}): UserRo
     own_emails_per_hour: null,
     own_emails_per_day: null,
     session_epoch: 0,
+    role: 'user',
     created_at: new Date(now - createdHoursAgo * 3600_000).toISOString(),
     updated_at: new Date(now).toISOString(),
     ...overrides,

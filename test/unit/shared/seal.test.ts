@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createSealer, isSealError, sealKeyId } from '../../../src/shared/seal';
+import { createSealer, SealError, sealKeyId } from '../../../src/shared/seal';
 
 const OLD = 'o'.repeat(40);
 const NEW = 'n'.repeat(40);
@@ -10,7 +10,7 @@ function sealCode(fn: () => unknown): string | undefined {
   try {
     fn();
   } catch (err) {
-    return isSealError(err) ? err.code : `not a SealError: ${String(err)}`;
+    return err instanceof SealError ? err.code : `not a SealError: ${String(err)}`;
   }
   return undefined;
 }
@@ -52,21 +52,14 @@ describe('seal', () => {
     );
   });
 
-  it('rotates: the previous master still opens, new values use the current one', () => {
+  it('names the key a value needs when it was sealed under another SECRET_KEY', () => {
     const before = createSealer({ secretKey: OLD }).seal('key material', 'ctx');
-    const rotated = createSealer({ secretKey: NEW, previousSecretKeys: [OLD] });
-    assert.equal(rotated.open(before, 'ctx'), 'key material');
-    assert.equal(rotated.isStale(before), true);
-    const resealed = rotated.seal(rotated.open(before, 'ctx'), 'ctx');
-    assert.equal(rotated.isStale(resealed), false);
-    assert.equal(resealed.split('.')[1], sealKeyId(NEW));
-
     const withoutOld = createSealer({ secretKey: NEW });
     let message = '';
     try {
       withoutOld.open(before, 'ctx');
     } catch (err) {
-      assert.ok(isSealError(err));
+      assert.ok(err instanceof SealError);
       assert.equal(err.code, 'SEAL_UNKNOWN_KEY');
       message = err.message;
     }

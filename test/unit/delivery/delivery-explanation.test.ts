@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { DeliveryFacts } from '../../../src/modules/delivery/delivery-explanation';
+import { deliveryView } from '../../../src/modules/delivery/delivery-explanation';
+
+const INTERVALS = [60, 300, 900];
+const NOW = Date.parse('2026-11-26T12:00:00.000Z');
+
+function facts(over: Partial<DeliveryFacts>): DeliveryFacts {
+  return {
+    status: 'queued',
+    attempts: 0,
+    scheduledAt: null,
+    recipients: [{ status: 'queued' }],
+    events: [],
+    ...over,
+  };
+}
+
+describe('deliveryView', () => {
+  it('a deferred recipient: attempt, next retry from MTA_RETRY_INTERVALS, reply and plain words', () => {
+    const view = deliveryView(
+      facts({
+        status: 'deferred',
+        attempts: 1,
+        recipients: [{ status: 'deferred' }, { status: 'delivered' }],
+        events: [
+          {
+            type: 'deferred',
+            message: 'attempt 1: 452 4.2.2 Mailbox full',
+            createdAt: '2026-11-26T11:00:00.000Z',
+          },
+          {
+            type: 'deferred',
+            message: 'attempt 2: 452 4.2.2 Mailbox full',
+            createdAt: '2026-11-26T11:01:00.000Z',
+          },
+        ],
+      }),
+      undefined,
+      INTERVALS,
+      NOW,
+    );
+    assert.equal(view.state, 'deferred');
+    assert.equal(view.attempts, 2);
+    assert.equal(view.nextAttemptAt, '2026-11-26T11:06:00.000Z');
+    assert.equal(view.lastDeferral?.reply, '452 4.2.2 Mailbox full');
+    assert.equal(view.lastDeferral?.at, '2026-11-26T11:01:00.000Z');
+    assert.match(
+      view.lastDeferral?.explanation ?? '',
+      /mailbox is full.*next at 2026-11-26T11:06:00.000Z, until 2026-11-26T11:21:00.000Z/,
+    );
+  });
+
+  it('after the last interval there is no next attempt', () => {
+    const view = deliveryView(
+      facts({
+        status: 'deferred',
+        recipients: [{ status: 'deferred' }],
+        events: [
+          { type: 'deferred', message: 'attempt 4: 451 4.3.0 busy', createdAt: '2026-11-26T11:00:00.000Z' },
+        ],
+      }),
+      undefined,
+      INTERVALS,
+      NOW,
+    );
+    assert.equal(view.nextAttemptAt, null);
+    assert.match(view.summary, /last retry/);
+  });
+
+  it('queued, scheduled, retrying (parked), sending, sent and done', () => {
+    const job = { queue: 'email-send', runAt: '2026-11-26T12:00:01.000Z', attempts: 0, lastError: null };
+    assert.deepEqual(
+      [
+        deliveryView(facts({}), job, INTERVALS, NOW).state,
+        deliveryView(facts({}), job, INTERVALS, NOW).nextAttemptAt,
+      ],
+      ['queued', job.runAt],
+    );
+    const scheduled = deliveryView(facts({ scheduledAt: '2026-11-27T00:00:00.000Z' }), job, INTERVALS, NOW);
+    assert.deepEqual([scheduled.state, scheduled.nextAttemptAt], ['scheduled', '2026-11-27T00:00:00.000Z']);
+    const parked = deliveryView(
+      facts({ attempts: 8 }),
+      { queue: 'email-send:failed', runAt: '2026-11-26T12:10:00.000Z', attempts: 0, lastError: null },
+      INTERVALS,
+      NOW,
+    );
+    assert.deepEqual([parked.state, parked.nextAttemptAt], ['retrying', '2026-11-26T12:10:00.000Z']);
+    assert.match(parked.summary, /8 attempt.*parked/);
+    assert.equal(deliveryView(facts({ status: 'processing' }), undefined, INTERVALS, NOW).state, 'sending');
+    assert.equal(
+      deliveryView(facts({ status: 'sent', recipients: [{ status: 'sent' }] }), undefined, INTERVALS, NOW)
+        .state,
+      'sent',
+    );
+    const done = deliveryView(
+      facts({ status: 'delivered', recipients: [{ status: 'delivered' }] }),
+      undefined,
+      INTERVALS,
+      NOW,
+    );
+    assert.deepEqual([done.state, done.nextAttemptAt, done.lastDeferral], ['done', null, null]);
+  });
+});

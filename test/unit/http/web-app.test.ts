@@ -1,0 +1,28 @@
+// Issue 19: without a built dashboard, `/` says how to build it instead of a bare 404.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import Koa from 'koa';
+import { webApp } from '../../../src/http/web-app';
+
+describe('webApp without web/dist', () => {
+  it('answers the screen paths 503 with the build instruction, under the CSP', async () => {
+    const app = new Koa();
+    app.use(webApp(path.join(os.tmpdir(), 'no-such-mailroom-web-dist')));
+    const server = http.createServer(app.callback());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/overview`);
+      assert.equal(res.status, 503);
+      assert.match(await res.text(), /npm run build/);
+      assert.match(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/v1/emails`)).status, 404);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

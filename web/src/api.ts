@@ -1,0 +1,219 @@
+// The one way the dashboard talks to the appliance: the public /v1 API, with the session cookie.
+// Every screen is a view of these endpoints (issue 19: nothing the UI can do that the API cannot).
+
+export interface ApiErrorBody {
+  readonly code: string;
+  readonly message: string;
+  readonly details?: Record<string, unknown>;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody,
+  ) {
+    super(body.message);
+  }
+}
+
+/** Called on a 401 from any request but sign-in: the session ended (expired, logged out elsewhere). */
+let onSignedOut: () => void = () => undefined;
+/** Called on ACCOUNT_SUSPENDED: every request of a suspended account answers it (SPEC). */
+let onSuspended: (reason: string | null) => void = () => undefined;
+export function whenSignedOut(out: () => void, suspended: (reason: string | null) => void): void {
+  onSignedOut = out;
+  onSuspended = suspended;
+}
+
+function csrfToken(): string {
+  const m = /(?:^|;\s*)mr_csrf=([^;]*)/.exec(document.cookie);
+  return m?.[1] ?? '';
+}
+
+export interface RequestInit2 {
+  readonly body?: unknown;
+  /** Raw bytes (logo upload) with their type. */
+  readonly raw?: { readonly data: Blob; readonly type: string };
+}
+
+export async function api<T>(method: string, path: string, init: RequestInit2 = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (method !== 'GET') headers['x-csrf-token'] = csrfToken();
+  let body: BodyInit | undefined;
+  if (init.raw) {
+    headers['content-type'] = init.raw.type;
+    body = init.raw.data;
+  } else if (init.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(init.body);
+  }
+  const res = await fetch(path, { method, headers, body, credentials: 'same-origin' });
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!res.ok) {
+    const err = (parsed as { error?: ApiErrorBody } | undefined)?.error ?? {
+      code: `HTTP_${res.status}`,
+      message: text.slice(0, 200) || res.statusText,
+    };
+    if (res.status === 401 && !path.startsWith('/v1/auth/login')) onSignedOut();
+    if (err.code === 'ACCOUNT_SUSPENDED') onSuspended((err.details?.reason as string | null) ?? null);
+    throw new ApiError(res.status, err);
+  }
+  return parsed as T;
+}
+
+export const get = <T>(path: string) => api<T>('GET', path);
+export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, { body: body ?? {} });
+export const patch = <T>(path: string, body: unknown) => api<T>('PATCH', path, { body });
+export const put = <T>(path: string, body: unknown) => api<T>('PUT', path, { body });
+export const del = <T>(path: string) => api<T>('DELETE', path);
+
+/** A query string from the set values only. */
+export function qs(params: Record<string, string | number | undefined>): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+/** The API's answer in words for a person: its message, and each field problem. */
+export function describeError(err: unknown): string {
+  if (err instanceof ApiError) {
+    const fields = (err.body.details?.fields as { field: string; message: string }[] | undefined) ?? [];
+    const extra = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
+    return `${err.body.message}${extra ? ` (${extra})` : ''} [${err.body.code}]`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+// Types of the views the screens read (mirrors of src/http/openapi-schemas.ts).
+export type EmailStatus =
+  | 'queued'
+  | 'processing'
+  | 'sent'
+  | 'delivered'
+  | 'deferred'
+  | 'bounced'
+  | 'complained'
+  | 'failed'
+  | 'cancelled';
+export const EMAIL_STATUSES: readonly EmailStatus[] = [
+  'queued',
+  'processing',
+  'sent',
+  'delivered',
+  'deferred',
+  'bounced',
+  'complained',
+  'failed',
+  'cancelled',
+];
+/** Still moving: the list refreshes these rows without a reload. */
+export const IN_FLIGHT: ReadonlySet<string> = new Set(['queued', 'processing', 'sent', 'deferred']);
+
+export interface Page<T> {
+  readonly data: T[];
+  readonly hasMore: boolean;
+  readonly nextCursor: string | null;
+}
+
+export interface Me {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+  readonly status: 'ACTIVE' | 'SUSPENDED';
+  readonly role?: 'user' | 'operator';
+}
+
+export interface Recipient {
+  readonly email: string;
+  readonly type: string;
+  readonly status: EmailStatus;
+  readonly smtpResponse: string | null;
+}
+
+export interface EmailEvent {
+  readonly type: string;
+  readonly message: string | null;
+  readonly recipient: string | null;
+  readonly createdAt: string;
+}
+
+export interface Delivery {
+  readonly attempts: number;
+  readonly nextAttemptAt: string | null;
+  readonly lastDeferral: { readonly at: string; readonly reply: string; readonly explanation: string } | null;
+  readonly state: string;
+  /** The answer in plain words. */
+  readonly summary: string;
+}
+
+export interface Email {
+  readonly id: string;
+  readonly status: EmailStatus;
+  readonly subject: string;
+  readonly from: string;
+  readonly domainId: string;
+  readonly smtpResponse: string | null;
+  readonly attempts: number;
+  readonly createdAt: string;
+  readonly scheduledAt: string | null;
+  readonly sentAt: string | null;
+  readonly deliveredAt: string | null;
+  readonly messageId: string;
+  readonly headers: Record<string, string> | null;
+  readonly tags: Record<string, string> | null;
+  readonly recipients: Recipient[];
+  readonly events?: EmailEvent[];
+  readonly delivery?: Delivery;
+}
+
+export interface DnsRecord {
+  readonly purpose: string;
+  readonly type: string;
+  readonly host: string;
+  readonly name: string;
+  readonly value: string;
+  readonly priority?: number;
+  readonly ttl: number;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+export interface Domain {
+  readonly id: string;
+  readonly domain: string;
+  readonly status: 'PENDING' | 'VERIFIED' | 'FAILED';
+  readonly records: DnsRecord[];
+  readonly verifiedAt: string | null;
+  readonly lastCheckedAt: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface CheckResult {
+  readonly verified: boolean;
+  readonly code?: string;
+  readonly message?: string;
+  readonly found?: string[];
+  readonly expected?: string;
+}
+
+export interface Verification {
+  readonly verified: boolean;
+  readonly domain: string;
+  readonly status: string;
+  readonly spf: CheckResult;
+  readonly dkim: CheckResult;
+  readonly dmarc: CheckResult;
+  readonly returnPath: CheckResult;
+  readonly mx?: CheckResult;
+  readonly required: Record<string, boolean>;
+  readonly nextSteps?: string[];
+}

@@ -1,0 +1,143 @@
+// Screen 1: sign up, sign in, change password. The API's errors are shown in its own words.
+import { useState } from 'preact/hooks';
+import { Link } from 'wouter-preact';
+import type { Me } from '../api';
+import { post } from '../api';
+import { ErrorBox, PageTitle, useAction } from '../ui';
+
+function value(form: HTMLFormElement, name: string): string {
+  return (form.elements.namedItem(name) as HTMLInputElement).value;
+}
+
+export function SignIn(props: { onDone: () => void }) {
+  const action = useAction();
+  return (
+    <section class="card narrow">
+      <PageTitle>Sign in to Mailroom</PageTitle>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = e.currentTarget;
+          void action.run(async () => {
+            await post('/v1/auth/login', { email: value(form, 'email'), password: value(form, 'password') });
+            props.onDone();
+          });
+        }}
+      >
+        <label>
+          Email
+          <input name="email" type="email" autoComplete="username" required />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autoComplete="current-password" required />
+        </label>
+        {action.error ? <ErrorBox message={action.error} /> : null}
+        <button type="submit" disabled={action.busy}>
+          Sign in
+        </button>
+      </form>
+      <p>
+        No account yet? <Link href="/signup">Create one</Link>
+      </p>
+    </section>
+  );
+}
+
+export function SignUp(props: { onDone: () => void }) {
+  const action = useAction();
+  return (
+    <section class="card narrow">
+      <PageTitle>Create a Mailroom account</PageTitle>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = e.currentTarget;
+          void action.run(async () => {
+            await post('/v1/auth/register', {
+              name: value(form, 'name'),
+              email: value(form, 'email'),
+              password: value(form, 'password'),
+            });
+            props.onDone();
+          });
+        }}
+      >
+        <label>
+          Name
+          <input name="name" autoComplete="name" required />
+        </label>
+        <label>
+          Email
+          <input name="email" type="email" autoComplete="username" required />
+        </label>
+        <label>
+          Password <span class="muted">(at least 10 characters)</span>
+          <input name="password" type="password" autoComplete="new-password" required />
+        </label>
+        {action.error ? <ErrorBox message={action.error} /> : null}
+        <button type="submit" disabled={action.busy}>
+          Create account
+        </button>
+      </form>
+      <p>
+        Already registered? <Link href="/signin">Sign in</Link>
+      </p>
+    </section>
+  );
+}
+
+export function AccountScreen(props: { me: Me; onChanged: () => void }) {
+  const action = useAction();
+  const [done, setDone] = useState(false);
+  return (
+    <section>
+      <PageTitle>Account</PageTitle>
+      <dl class="facts">
+        <dt>Name</dt>
+        <dd>{props.me.name}</dd>
+        <dt>Email</dt>
+        <dd>{props.me.email}</dd>
+        <dt>Role</dt>
+        <dd>{props.me.role ?? 'user'}</dd>
+      </dl>
+      <h2>Change password</h2>
+      <p class="muted">Changing the password signs out every other session of this account.</p>
+      <form
+        class="card narrow"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = e.currentTarget;
+          setDone(false);
+          void action.run(async () => {
+            await post('/v1/auth/change-password', {
+              currentPassword: value(form, 'currentPassword'),
+              newPassword: value(form, 'newPassword'),
+            });
+            form.reset();
+            setDone(true);
+            props.onChanged();
+          });
+        }}
+      >
+        <label>
+          Current password
+          <input name="currentPassword" type="password" autoComplete="current-password" required />
+        </label>
+        <label>
+          New password
+          <input name="newPassword" type="password" autoComplete="new-password" required />
+        </label>
+        {action.error ? <ErrorBox message={action.error} /> : null}
+        {done ? (
+          <p role="status" class="ok">
+            Password changed.
+          </p>
+        ) : null}
+        <button type="submit" disabled={action.busy}>
+          Change password
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,243 @@
+// Screen 4: domains: add, the records to publish with a copy button each, verify with every
+// check's code and next step, delete (a 409 explained).
+import { useState } from 'preact/hooks';
+import { Link, useLocation } from 'wouter-preact';
+import type { CheckResult, Domain, Verification } from '../api';
+import { ApiError, del, get, post } from '../api';
+import { Badge, CopyButton, Empty, ErrorBox, Loaded, PageTitle, Time, useAction, useLoad } from '../ui';
+
+export function Domains() {
+  const [load, reload] = useLoad(() => get<{ data: Domain[] }>('/v1/domains'), 'domains');
+  const add = useAction();
+  const [, navigate] = useLocation();
+  return (
+    <section>
+      <PageTitle>Domains</PageTitle>
+      <form
+        class="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const input = e.currentTarget.elements.namedItem('domain') as HTMLInputElement;
+          void add.run(async () => {
+            const created = await post<Domain>('/v1/domains', { domain: input.value.trim() });
+            await reload();
+            navigate(`/domains/${created.id}`);
+          });
+        }}
+      >
+        <label>
+          Domain to send from
+          <input name="domain" placeholder="mail.example.com" required />
+        </label>
+        <button type="submit" disabled={add.busy}>
+          Add domain
+        </button>
+      </form>
+      {add.error ? <ErrorBox message={add.error} /> : null}
+      <Loaded load={load}>
+        {(list) =>
+          list.data.length === 0 ? (
+            <Empty>No domains yet. Add the domain you send from; its DNS records appear next.</Empty>
+          ) : (
+            <div class="table-wrap" tabIndex={0}>
+              <table>
+                <caption class="sr-only">Domains</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Domain</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Last checked</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.map((d) => (
+                    <tr key={d.id}>
+                      <td>
+                        <Link href={`/domains/${d.id}`}>{d.domain}</Link>
+                      </td>
+                      <td>
+                        <Badge value={d.status} />
+                      </td>
+                      <td>
+                        <Time iso={d.lastCheckedAt} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}
+
+const CHECKS: readonly (readonly [keyof Verification, string])[] = [
+  ['spf', 'SPF'],
+  ['dkim', 'DKIM'],
+  ['dmarc', 'DMARC'],
+  ['returnPath', 'Return path'],
+  ['mx', 'MX (receiving)'],
+];
+
+export function DomainDetail(props: { id: string }) {
+  const path = `/v1/domains/${encodeURIComponent(props.id)}`;
+  const [load, reload] = useLoad(() => get<Domain>(path), path);
+  const [result, setResult] = useState<Verification | null>(null);
+  const verify = useAction();
+  const remove = useAction();
+  const [, navigate] = useLocation();
+  return (
+    <section>
+      <p>
+        <Link href="/domains">← Domains</Link>
+      </p>
+      <Loaded load={load}>
+        {(d) => (
+          <>
+            <PageTitle>{d.domain}</PageTitle>
+            <dl class="facts">
+              <dt>Status</dt>
+              <dd>
+                <Badge value={d.status} />
+              </dd>
+              <dt>Added (DKIM key created)</dt>
+              <dd>
+                <Time iso={d.createdAt} />
+              </dd>
+              <dt>Verified</dt>
+              <dd>
+                <Time iso={d.verifiedAt} />
+              </dd>
+              <dt>Last checked</dt>
+              <dd>
+                <Time iso={d.lastCheckedAt} />
+              </dd>
+            </dl>
+            <h2>DNS records to publish</h2>
+            <div class="table-wrap" tabIndex={0}>
+              <table class="records">
+                <caption class="sr-only">DNS records for {d.domain}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Purpose</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Name</th>
+                    <th scope="col">Value</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.records.map((r) => (
+                    <tr key={`${r.purpose}:${r.name}`}>
+                      <td>
+                        {r.purpose}
+                        {r.required ? '' : ' (optional)'}
+                      </td>
+                      <td>{r.type}</td>
+                      <td>
+                        <span class="mono">{r.name}</span>{' '}
+                        <CopyButton value={r.name} label={`${r.purpose} name`} />
+                      </td>
+                      <td>
+                        <span class="mono value">
+                          {r.priority !== undefined ? `${r.priority} ` : ''}
+                          {r.value}
+                        </span>{' '}
+                        <CopyButton value={r.value} label={`${r.purpose} value`} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <div class="actions">
+              <button
+                type="button"
+                disabled={verify.busy}
+                onClick={() =>
+                  void verify.run(async () => {
+                    try {
+                      setResult(await post<Verification>(`${path}/verify`));
+                    } catch (err) {
+                      const v = err instanceof ApiError ? err.body.details?.verification : undefined;
+                      if (v) setResult(v as Verification);
+                      throw err;
+                    }
+                    await reload();
+                  })
+                }
+              >
+                {verify.busy ? 'Checking DNS…' : 'Verify DNS now'}
+              </button>
+              <button
+                type="button"
+                class="danger"
+                disabled={remove.busy}
+                onClick={() =>
+                  void remove.run(async () => {
+                    if (!window.confirm(`Delete ${d.domain}? Its DKIM key is destroyed.`)) return;
+                    try {
+                      await del(path);
+                    } catch (err) {
+                      if (err instanceof ApiError && err.body.code === 'DOMAIN_HAS_HISTORY')
+                        throw new Error(
+                          'This domain has sent mail, so it cannot be deleted: its history (emails, bounces, suppressions) refers to it. Stop sending from it instead.',
+                          { cause: err },
+                        );
+                      throw err;
+                    }
+                    navigate('/domains');
+                  })
+                }
+              >
+                Delete domain
+              </button>
+            </div>
+            {verify.error ? <ErrorBox message={verify.error} /> : null}
+            {remove.error ? <ErrorBox message={remove.error} /> : null}
+            {result ? <VerifyResult v={result} /> : null}
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}
+
+function VerifyResult(props: { v: Verification }) {
+  return (
+    <div class="card" aria-live="polite">
+      <h2>
+        Verification: <Badge value={props.v.verified ? 'verified' : props.v.status.toLowerCase()} />
+      </h2>
+      <ul class="checks">
+        {CHECKS.map(([key, label]) => {
+          const c = props.v[key] as CheckResult | undefined;
+          if (!c) return null;
+          return (
+            <li key={key}>
+              <strong>{label}</strong> <Badge value={c.verified ? 'pass' : 'fail'} />
+              {c.code ? <code> {c.code}</code> : null}
+              {c.message ? <span> {c.message}</span> : null}
+              {c.expected && !c.verified ? (
+                <div class="muted">
+                  Expected: <span class="mono">{c.expected}</span>
+                </div>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+      {props.v.nextSteps && props.v.nextSteps.length > 0 ? (
+        <>
+          <h3>Next steps</h3>
+          <ol>
+            {props.v.nextSteps.map((s) => (
+              <li key={s}>{s}</li>
+            ))}
+          </ol>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+// Screen 3b: one email: recipients, timeline, headers, sandboxed preview, raw, cancel,
+// and "why is this still queued?" in plain words.
+import { useEffect, useState } from 'preact/hooks';
+import { Link } from 'wouter-preact';
+import type { Email } from '../api';
+import { IN_FLIGHT, get, post } from '../api';
+import { Badge, ErrorBox, Loaded, PageTitle, Time, useAction, useLoad } from '../ui';
+
+export function EmailDetail(props: { id: string }) {
+  const path = `/v1/emails/${encodeURIComponent(props.id)}`;
+  const [load, reload] = useLoad(() => get<Email>(path), path);
+  const cancel = useAction();
+  const moving = load.state === 'ok' && IN_FLIGHT.has(load.data.status);
+  useEffect(() => {
+    if (!moving) return;
+    const t = setInterval(() => void reload(), 2000);
+    return () => clearInterval(t);
+  }, [moving, path]);
+
+  return (
+    <section>
+      <p>
+        <Link href="/emails">← Emails</Link>
+      </p>
+      <Loaded load={load}>
+        {(email) => (
+          <>
+            <PageTitle>{email.subject || '(no subject)'}</PageTitle>
+            <dl class="facts">
+              <dt>Status</dt>
+              <dd>
+                <Badge value={email.status} />
+              </dd>
+              <dt>From</dt>
+              <dd>{email.from}</dd>
+              <dt>Created</dt>
+              <dd>
+                <Time iso={email.createdAt} />
+              </dd>
+              <dt>Scheduled</dt>
+              <dd>
+                <Time iso={email.scheduledAt} />
+              </dd>
+              <dt>Delivered</dt>
+              <dd>
+                <Time iso={email.deliveredAt} />
+              </dd>
+              <dt>Message-ID</dt>
+              <dd class="mono">{email.messageId}</dd>
+              <dt>Tags</dt>
+              <dd>
+                {email.tags && Object.keys(email.tags).length > 0
+                  ? Object.entries(email.tags).map(([k, v]) => (
+                      <Badge key={k} value={`${k}:${v}`} tone="neutral" />
+                    ))
+                  : '—'}
+              </dd>
+            </dl>
+            <div class="actions">
+              <a class="button secondary" href={`${path}/raw`} download={`${email.id}.eml`}>
+                Download raw (.eml)
+              </a>
+              {email.status === 'queued' && email.scheduledAt ? (
+                <button
+                  type="button"
+                  disabled={cancel.busy}
+                  onClick={() =>
+                    void cancel.run(async () => {
+                      if (!window.confirm('Cancel this scheduled email?')) return;
+                      await post(`${path}/cancel`);
+                      await reload();
+                    })
+                  }
+                >
+                  Cancel scheduled email
+                </button>
+              ) : null}
+            </div>
+            {cancel.error ? <ErrorBox message={cancel.error} /> : null}
+            <WhyQueued email={email} />
+            <h2>Recipients</h2>
+            <div class="table-wrap" tabIndex={0}>
+              <table>
+                <caption class="sr-only">Recipients and their last SMTP reply</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Address</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Last SMTP reply</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {email.recipients.map((r) => (
+                    <tr key={`${r.type}:${r.email}`}>
+                      <td>{r.email}</td>
+                      <td>{r.type}</td>
+                      <td>
+                        <Badge value={r.status} />
+                      </td>
+                      <td class="mono">{r.smtpResponse ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <h2>Timeline</h2>
+            <ol class="timeline" aria-label="Events">
+              {(email.events ?? []).map((ev, i) => (
+                <li key={i}>
+                  <Time iso={ev.createdAt} /> <Badge value={ev.type} tone="neutral" />
+                  {ev.recipient ? <span> {ev.recipient}</span> : null}
+                  {ev.message ? <span class="mono"> {ev.message}</span> : null}
+                </li>
+              ))}
+            </ol>
+            <Preview base={path} />
+            <h2>Headers</h2>
+            <pre class="headers">
+              {email.headers
+                ? Object.entries(email.headers)
+                    .map(([k, v]) => `${k}: ${v}`)
+                    .join('\n')
+                : '(none besides the standard ones)'}
+            </pre>
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}
+
+/** The answer to the most frequent question: the next retry, attempts, last deferral in words. */
+function WhyQueued(props: { email: Email }) {
+  const d = props.email.delivery;
+  if (!IN_FLIGHT.has(props.email.status) || !d) return null;
+  return (
+    <div class="card why" aria-labelledby="why-title">
+      <h2 id="why-title">Why is this still {props.email.status}?</h2>
+      <p>{d.summary}</p>
+      <p>
+        {d.attempts === 0
+          ? 'No delivery attempt yet.'
+          : `${d.attempts} delivery attempt${d.attempts === 1 ? '' : 's'} so far.`}{' '}
+        {d.nextAttemptAt ? (
+          <>
+            Next attempt: <Time iso={d.nextAttemptAt} />.
+          </>
+        ) : null}
+      </p>
+      {d.lastDeferral ? (
+        <p>
+          Last deferral (<Time iso={d.lastDeferral.at} />
+          ): {d.lastDeferral.explanation} <span class="mono">{d.lastDeferral.reply}</span>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Email HTML is hostile (issue 19): it renders in an iframe sandboxed without allow-scripts and
+ * allow-same-origin, from an endpoint that sends its own CSP blocking remote loads unless asked.
+ */
+export function Preview(props: { base: string }) {
+  const [part, setPart] = useState<'html' | 'text'>('html');
+  const [remote, setRemote] = useState(false);
+  return (
+    <div class="preview">
+      <h2>Preview</h2>
+      <div class="actions" role="group" aria-label="Preview options">
+        <label class="inline">
+          <input type="radio" name="part" checked={part === 'html'} onChange={() => setPart('html')} /> HTML
+        </label>
+        <label class="inline">
+          <input type="radio" name="part" checked={part === 'text'} onChange={() => setPart('text')} /> Text
+        </label>
+        <label class="inline">
+          <input type="checkbox" checked={remote} onChange={(e) => setRemote(e.currentTarget.checked)} /> Load
+          remote images
+        </label>
+      </div>
+      <iframe
+        title="Message preview"
+        sandbox=""
+        referrerpolicy="no-referrer"
+        src={`${props.base}/preview?part=${part}&remoteImages=${remote ? 1 : 0}`}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+// Screen 8: inbound mail: list and detail with SPF/DKIM/DMARC badges, attachments, raw.
+import { useState } from 'preact/hooks';
+import { Link } from 'wouter-preact';
+import type { Page } from '../api';
+import { get, qs } from '../api';
+import { Badge, Empty, Loaded, PageTitle, Time, useLoad, field } from '../ui';
+import { Preview } from './email-detail';
+
+interface InboundSummary {
+  readonly id: string;
+  readonly from: string | null;
+  readonly to: string[];
+  readonly subject: string | null;
+  readonly read: boolean;
+  readonly spfResult: string | null;
+  readonly dkimResult: string | null;
+  readonly dmarcResult: string | null;
+  readonly authenticated: boolean;
+  readonly attachmentCount: number;
+  readonly size: number;
+  readonly receivedAt: string;
+}
+interface InboundMessage extends InboundSummary {
+  readonly mailFrom: string;
+  readonly remoteIp: string | null;
+  readonly headers: { name: string; value: string }[];
+  readonly attachments: { id: string; filename: string | null; contentType: string; size: number }[];
+}
+
+function AuthBadges(props: { m: InboundSummary }) {
+  return (
+    <span class="badges" aria-label="Authentication results">
+      <Badge value={`SPF ${props.m.spfResult ?? 'none'}`} tone={tone(props.m.spfResult)} />{' '}
+      <Badge value={`DKIM ${props.m.dkimResult ?? 'none'}`} tone={tone(props.m.dkimResult)} />{' '}
+      <Badge value={`DMARC ${props.m.dmarcResult ?? 'none'}`} tone={tone(props.m.dmarcResult)} />
+    </span>
+  );
+}
+
+function tone(result: string | null): 'good' | 'bad' | 'warn' | 'neutral' {
+  if (result === 'pass') return 'good';
+  if (result === 'fail' || result === 'permerror') return 'bad';
+  if (result === 'softfail' || result === 'temperror') return 'warn';
+  return 'neutral';
+}
+
+export function InboundList() {
+  const [search, setSearch] = useState('');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const path = `/v1/inbound${qs({ search, limit: 25, cursor: cursors[cursors.length - 1] })}`;
+  const [load] = useLoad(() => get<Page<InboundSummary>>(path), path);
+  return (
+    <section>
+      <PageTitle>Inbound</PageTitle>
+      <form
+        class="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setCursors([]);
+          setSearch(field(new FormData(e.currentTarget), 'search'));
+        }}
+      >
+        <label>
+          Search
+          <input name="search" type="search" />
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      <Loaded load={load}>
+        {(page) =>
+          page.data.length === 0 ? (
+            <Empty>No inbound mail. Enable receiving on a domain and point its MX here.</Empty>
+          ) : (
+            <>
+              <div class="table-wrap" tabIndex={0}>
+                <table>
+                  <caption class="sr-only">Received messages</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">From</th>
+                      <th scope="col">Subject</th>
+                      <th scope="col">Authentication</th>
+                      <th scope="col">Received</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {page.data.map((m) => (
+                      <tr key={m.id} class={m.read ? '' : 'unread'}>
+                        <td>{m.from ?? '—'}</td>
+                        <td>
+                          <Link href={`/inbound/${m.id}`}>{m.subject ?? '(no subject)'}</Link>
+                          {m.attachmentCount > 0 ? (
+                            <span class="muted"> · {m.attachmentCount} attachment(s)</span>
+                          ) : null}
+                        </td>
+                        <td>
+                          <AuthBadges m={m} />
+                        </td>
+                        <td>
+                          <Time iso={m.receivedAt} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <div class="pager">
+                <button
+                  type="button"
+                  class="secondary"
+                  disabled={cursors.length === 0}
+                  onClick={() => setCursors(cursors.slice(0, -1))}
+                >
+                  Newer
+                </button>
+                <button
+                  type="button"
+                  class="secondary"
+                  disabled={!page.hasMore || !page.nextCursor}
+                  onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}
+                >
+                  Older
+                </button>
+              </div>
+            </>
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}
+
+export function InboundDetail(props: { id: string }) {
+  const path = `/v1/inbound/${encodeURIComponent(props.id)}`;
+  const [load] = useLoad(() => get<InboundMessage>(path), path);
+  return (
+    <section>
+      <p>
+        <Link href="/inbound">← Inbound</Link>
+      </p>
+      <Loaded load={load}>
+        {(m) => (
+          <>
+            <PageTitle>{m.subject ?? '(no subject)'}</PageTitle>
+            <dl class="facts">
+              <dt>From</dt>
+              <dd>{m.from ?? '—'}</dd>
+              <dt>Envelope sender</dt>
+              <dd class="mono">{m.mailFrom || '<>'}</dd>
+              <dt>To</dt>
+              <dd>{m.to.join(', ')}</dd>
+              <dt>Authentication</dt>
+              <dd>
+                <AuthBadges m={m} />
+              </dd>
+              <dt>Received</dt>
+              <dd>
+                <Time iso={m.receivedAt} /> from <span class="mono">{m.remoteIp ?? '?'}</span>
+              </dd>
+            </dl>
+            <div class="actions">
+              <a class="button secondary" href={`${path}/raw`} download={`${m.id}.eml`}>
+                Download raw (.eml)
+              </a>
+            </div>
+            {m.attachments.length > 0 ? (
+              <>
+                <h2>Attachments</h2>
+                <ul>
+                  {m.attachments.map((a) => (
+                    <li key={a.id}>
+                      <a href={`${path}/attachments/${a.id}`} download={a.filename ?? a.id}>
+                        {a.filename ?? a.id}
+                      </a>{' '}
+                      <span class="muted">
+                        {a.contentType}, {a.size} bytes
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
+            <Preview base={path} />
+            <h2>Headers</h2>
+            <pre class="headers">{m.headers.map((h) => `${h.name}: ${h.value}`).join('\n')}</pre>
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}

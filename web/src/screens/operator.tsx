@@ -1,0 +1,238 @@
+// Screen 10: the operator's accounts (status, volume), suspend/reinstate with a reason,
+// limits, and the audit log with filters. Session-authenticated /v1/operator endpoints.
+import { useState } from 'preact/hooks';
+import type { Page } from '../api';
+import { get, post, put, qs } from '../api';
+import { Badge, Empty, ErrorBox, Loaded, PageTitle, Time, useAction, useLoad, field } from '../ui';
+
+interface OperatorAccount {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+  readonly status: 'ACTIVE' | 'SUSPENDED';
+  readonly suspensionReason: string | null;
+  readonly emailsPerHour: number | null;
+  readonly emailsPerDay: number | null;
+  readonly volume: { last24h: number; last30d: number };
+  readonly limits: { emailsPerHour: number; emailsPerDay: number };
+}
+interface AuditEntry {
+  readonly id: string;
+  readonly action: string;
+  readonly actorType?: string;
+  readonly actorId?: string | null;
+  readonly resource?: string;
+  readonly resourceId?: string | null;
+  readonly createdAt: string;
+}
+
+export function Operator() {
+  const [accounts, reload] = useLoad(
+    () => get<{ data: OperatorAccount[] }>('/v1/operator/accounts?limit=100'),
+    'op-accounts',
+  );
+  const action = useAction();
+  return (
+    <section>
+      <PageTitle>Operator</PageTitle>
+      <h2>Accounts</h2>
+      {action.error ? <ErrorBox message={action.error} /> : null}
+      <Loaded load={accounts}>
+        {(list) =>
+          list.data.length === 0 ? (
+            <Empty>No accounts.</Empty>
+          ) : (
+            <div class="table-wrap" tabIndex={0}>
+              <table>
+                <caption class="sr-only">Accounts</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Account</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Volume</th>
+                    <th scope="col">Limits (hour/day)</th>
+                    <th scope="col">
+                      <span class="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.map((a) => (
+                    <tr key={a.id} data-account={a.email}>
+                      <td>
+                        {a.name} <span class="muted">{a.email}</span>
+                      </td>
+                      <td>
+                        <Badge value={a.status} />
+                        {a.suspensionReason ? <div class="muted">{a.suspensionReason}</div> : null}
+                      </td>
+                      <td>
+                        {a.volume.last24h} in 24 h, {a.volume.last30d} in 30 days
+                      </td>
+                      <td>
+                        {a.limits.emailsPerHour} / {a.limits.emailsPerDay}
+                        {a.emailsPerHour !== null || a.emailsPerDay !== null
+                          ? ' (set by an operator)'
+                          : ''}{' '}
+                        <button
+                          type="button"
+                          class="small secondary"
+                          aria-label={`Set limits of ${a.email}`}
+                          onClick={() =>
+                            void action.run(async () => {
+                              const hour = window.prompt('Emails per hour (empty: platform default)', '');
+                              if (hour === null) return;
+                              const day = window.prompt('Emails per day (empty: platform default)', '');
+                              if (day === null) return;
+                              await put(`/v1/operator/accounts/${a.id}/limits`, {
+                                emailsPerHour: hour.trim() === '' ? null : Number(hour),
+                                emailsPerDay: day.trim() === '' ? null : Number(day),
+                              });
+                              await reload();
+                            })
+                          }
+                        >
+                          Limits
+                        </button>
+                      </td>
+                      <td>
+                        <button
+                          type="button"
+                          class={a.status === 'ACTIVE' ? 'small danger' : 'small'}
+                          aria-label={`${a.status === 'ACTIVE' ? 'Suspend' : 'Reinstate'} ${a.email}`}
+                          onClick={() =>
+                            void action.run(async () => {
+                              const verb = a.status === 'ACTIVE' ? 'suspend' : 'reinstate';
+                              const reason = window.prompt(`Reason to ${verb} ${a.email}`, '');
+                              if (reason === null || (verb === 'suspend' && reason.trim() === '')) return;
+                              await post(
+                                `/v1/operator/accounts/${a.id}/${verb}`,
+                                reason.trim() === '' ? {} : { reason: reason.trim() },
+                              );
+                              await reload();
+                            })
+                          }
+                        >
+                          {a.status === 'ACTIVE' ? 'Suspend' : 'Reinstate'}
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Loaded>
+      <AuditLog />
+    </section>
+  );
+}
+
+function AuditLog() {
+  const [filters, setFilters] = useState({ action: '', actor: '', from: '', to: '' });
+  const [cursors, setCursors] = useState<string[]>([]);
+  const path = `/v1/operator/audit${qs({ ...filters, cursor: cursors[cursors.length - 1] })}`;
+  const [load] = useLoad(() => get<Page<AuditEntry>>(path), path);
+  return (
+    <>
+      <h2>Audit log</h2>
+      <form
+        class="filters"
+        aria-label="Filter the audit log"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = new FormData(e.currentTarget);
+          const day = (k: string) => {
+            const v = field(f, k);
+            return v ? new Date(`${v}T00:00:00`).toISOString() : '';
+          };
+          setCursors([]);
+          setFilters({
+            action: field(f, 'action'),
+            actor: field(f, 'actor'),
+            from: day('from'),
+            to: day('to'),
+          });
+        }}
+      >
+        <label>
+          Action
+          <input name="action" placeholder="user.suspended" />
+        </label>
+        <label>
+          Actor
+          <input name="actor" />
+        </label>
+        <label>
+          From day
+          <input name="from" type="date" />
+        </label>
+        <label>
+          To day
+          <input name="to" type="date" />
+        </label>
+        <div class="actions">
+          <button type="submit">Filter</button>
+        </div>
+      </form>
+      <Loaded load={load}>
+        {(page) =>
+          page.data.length === 0 ? (
+            <Empty>No audit entries match.</Empty>
+          ) : (
+            <>
+              <div class="table-wrap" tabIndex={0}>
+                <table>
+                  <caption class="sr-only">Audit log</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">Action</th>
+                      <th scope="col">Actor</th>
+                      <th scope="col">Resource</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {page.data.map((a) => (
+                      <tr key={a.id}>
+                        <td>
+                          <Time iso={a.createdAt} />
+                        </td>
+                        <td>{a.action}</td>
+                        <td>
+                          {a.actorType ?? ''} {a.actorId ?? ''}
+                        </td>
+                        <td>
+                          {a.resource ?? ''} {a.resourceId ?? ''}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <div class="pager">
+                <button
+                  type="button"
+                  class="secondary"
+                  disabled={cursors.length === 0}
+                  onClick={() => setCursors(cursors.slice(0, -1))}
+                >
+                  Newer
+                </button>
+                <button
+                  type="button"
+                  class="secondary"
+                  disabled={!page.hasMore || !page.nextCursor}
+                  onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}
+                >
+                  Older
+                </button>
+              </div>
+            </>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}

@@ -1,0 +1,162 @@
+// Screen 9: branding (logo upload with preview, footer) and the limits.
+import { useState } from 'preact/hooks';
+import { api, get, patch, put } from '../api';
+import { ErrorBox, Loaded, PageTitle, useAction, useLoad, field } from '../ui';
+
+interface LimitView {
+  readonly effective: number;
+  readonly override: number | null;
+  readonly own: number | null;
+  readonly default: number;
+}
+interface SettingsView {
+  readonly limits: { emailsPerHour: LimitView; emailsPerDay: LimitView };
+  readonly usage: { hour: { used: number; limit: number }; day: { used: number; limit: number } };
+}
+interface Branding {
+  readonly logo: { url: string; contentType: string; size: number; updatedAt: string } | null;
+  readonly footer: { html: string | null; text: string | null };
+}
+
+export function Settings() {
+  const [load, reload] = useLoad(async () => {
+    const [settings, branding] = await Promise.all([
+      get<SettingsView>('/v1/settings'),
+      get<Branding>('/v1/branding'),
+    ]);
+    return { settings, branding };
+  }, 'settings');
+  const logo = useAction();
+  const footer = useAction();
+  const limits = useAction();
+  const [picked, setPicked] = useState<string | null>(null);
+  return (
+    <section>
+      <PageTitle>Settings</PageTitle>
+      <Loaded load={load}>
+        {({ settings, branding }) => (
+          <div class="grid">
+            <form
+              class="card"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const file = (e.currentTarget.elements.namedItem('logo') as HTMLInputElement).files?.[0];
+                if (!file) return;
+                void logo.run(async () => {
+                  await api('PUT', '/v1/branding/logo', {
+                    raw: { data: file, type: file.type || 'image/png' },
+                  });
+                  setPicked(null);
+                  await reload();
+                });
+              }}
+            >
+              <h2>Logo</h2>
+              {picked || branding.logo ? (
+                <img class="logo" src={picked ?? branding.logo?.url ?? ''} alt="Logo preview" />
+              ) : (
+                <p class="muted">No logo yet.</p>
+              )}
+              <label>
+                Image (PNG, JPEG or SVG, at most 512 KiB)
+                <input
+                  name="logo"
+                  type="file"
+                  accept="image/png,image/jpeg,image/svg+xml"
+                  onChange={(e) => {
+                    const f = e.currentTarget.files?.[0];
+                    if (!f) return;
+                    // A data: URL (img-src allows it): blob: is outside the CSP.
+                    const reader = new FileReader();
+                    reader.onload = () => setPicked(typeof reader.result === 'string' ? reader.result : null);
+                    reader.readAsDataURL(f);
+                  }}
+                />
+              </label>
+              {logo.error ? <ErrorBox message={logo.error} /> : null}
+              <button type="submit" disabled={logo.busy}>
+                Upload logo
+              </button>
+            </form>
+            <form
+              class="card"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const f = new FormData(e.currentTarget);
+                void footer.run(async () => {
+                  await put('/v1/branding/footer', {
+                    html: field(f, 'html') || null,
+                    text: field(f, 'text') || null,
+                  });
+                  await reload();
+                });
+              }}
+            >
+              <h2>Footer</h2>
+              <label>
+                HTML footer (<code>{'{{logo_url}}'}</code> allowed)
+                <textarea name="html" rows={4} defaultValue={branding.footer.html ?? ''} />
+              </label>
+              <label>
+                Text footer
+                <textarea name="text" rows={3} defaultValue={branding.footer.text ?? ''} />
+              </label>
+              {footer.error ? <ErrorBox message={footer.error} /> : null}
+              <button type="submit" disabled={footer.busy}>
+                Save footer
+              </button>
+            </form>
+            <form
+              class="card"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const f = new FormData(e.currentTarget);
+                const n = (k: string) => {
+                  const v = field(f, k);
+                  return v === '' ? null : Number(v);
+                };
+                void limits.run(async () => {
+                  await patch('/v1/settings/limits', { emailsPerHour: n('hour'), emailsPerDay: n('day') });
+                  await reload();
+                });
+              }}
+            >
+              <h2>Sending limits</h2>
+              <p>
+                Per hour: <strong>{settings.limits.emailsPerHour.effective}</strong> (used{' '}
+                {settings.usage.hour.used}
+                ); per day: <strong>{settings.limits.emailsPerDay.effective}</strong> (used{' '}
+                {settings.usage.day.used}).
+              </p>
+              <p class="muted">
+                You may lower your own limits below the operator's; empty means no own limit.
+              </p>
+              <label>
+                Own limit per hour
+                <input
+                  name="hour"
+                  type="number"
+                  min={0}
+                  defaultValue={settings.limits.emailsPerHour.own ?? ''}
+                />
+              </label>
+              <label>
+                Own limit per day
+                <input
+                  name="day"
+                  type="number"
+                  min={0}
+                  defaultValue={settings.limits.emailsPerDay.own ?? ''}
+                />
+              </label>
+              {limits.error ? <ErrorBox message={limits.error} /> : null}
+              <button type="submit" disabled={limits.busy}>
+                Save limits
+              </button>
+            </form>
+          </div>
+        )}
+      </Loaded>
+    </section>
+  );
+}

@@ -1,0 +1,156 @@
+// Shared pieces: data loading with its three states, times, copy buttons, badges.
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { describeError } from './api';
+
+export type Load<T> =
+  | { readonly state: 'loading' }
+  | { readonly state: 'error'; readonly error: string }
+  | { readonly state: 'ok'; readonly data: T };
+
+/** Loads `fetcher` when `key` changes; `reload` refetches without blanking the screen. */
+export function useLoad<T>(fetcher: () => Promise<T>, key: string): [Load<T>, () => Promise<void>] {
+  const [load, setLoad] = useState<Load<T>>({ state: 'loading' });
+  const current = useRef(key);
+  const reload = useCallback(async () => {
+    const asked = key;
+    try {
+      const data = await fetcher();
+      if (current.current === asked) setLoad({ state: 'ok', data });
+    } catch (err) {
+      if (current.current === asked) setLoad({ state: 'error', error: describeError(err) });
+    }
+  }, [key]);
+  useEffect(() => {
+    current.current = key;
+    setLoad({ state: 'loading' });
+    void reload();
+  }, [key]);
+  return [load, reload];
+}
+
+/** Renders the loading, error or data state of a load; the placeholders keep their space. */
+export function Loaded<T>(props: {
+  load: Load<T>;
+  children: (data: T) => ComponentChildren;
+  minHeight?: string;
+}): ComponentChildren {
+  const { load } = props;
+  if (load.state === 'loading')
+    return (
+      <div class="placeholder" role="status" aria-live="polite">
+        Loading…
+      </div>
+    );
+  if (load.state === 'error') return <ErrorBox message={load.error} />;
+  return props.children(load.data);
+}
+
+export function ErrorBox(props: { message: string }) {
+  return (
+    <div class="error" role="alert">
+      {props.message}
+    </div>
+  );
+}
+
+export function Empty(props: { children: ComponentChildren }) {
+  return <p class="empty">{props.children}</p>;
+}
+
+const fmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** A time in the browser's zone, with the UTC value on hover (issue 19). */
+export function Time(props: { iso: string | null | undefined }) {
+  if (!props.iso) return <span class="muted">—</span>;
+  const d = new Date(props.iso);
+  return (
+    <time dateTime={props.iso} title={`${d.toISOString().replace('T', ' ').slice(0, 19)} UTC`}>
+      {fmt.format(d)}
+    </time>
+  );
+}
+
+export function CopyButton(props: { value: string; label: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      class="small"
+      aria-label={`${done ? 'Copied' : 'Copy'} ${props.label}`}
+      onClick={() => {
+        void navigator.clipboard.writeText(props.value).then(
+          () => setDone(true),
+          () => setDone(false),
+        );
+        setTimeout(() => setDone(false), 1500);
+      }}
+    >
+      {done ? 'Copied' : 'Copy'}
+    </button>
+  );
+}
+
+export function Badge(props: { value: string; tone?: 'good' | 'bad' | 'warn' | 'neutral' }) {
+  return <span class={`badge ${props.tone ?? toneOf(props.value)}`}>{props.value}</span>;
+}
+
+function toneOf(v: string): 'good' | 'bad' | 'warn' | 'neutral' {
+  const s = v.toLowerCase();
+  if (['delivered', 'verified', 'pass', 'active', 'enabled', 'ok'].includes(s)) return 'good';
+  if (['bounced', 'failed', 'complained', 'fail', 'suspended', 'disabled', 'permerror'].includes(s))
+    return 'bad';
+  if (['deferred', 'pending', 'queued', 'processing', 'sent', 'softfail', 'temperror'].includes(s))
+    return 'warn';
+  return 'neutral';
+}
+
+/** A form's submit with its busy and error states. */
+export function useAction(): {
+  busy: boolean;
+  error: string | null;
+  run: (fn: () => Promise<void>) => Promise<void>;
+  clear: () => void;
+} {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (fn: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run, clear: () => setError(null) };
+}
+
+/** False until the first screen has shown: the initial load keeps the browser's own focus. */
+let navigated = false;
+
+/**
+ * The screen's heading, also the document title. After a client-side navigation it takes the
+ * focus, so a screen-reader or keyboard user starts on the new screen, as after a page load.
+ */
+export function PageTitle(props: { children: ComponentChildren }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${ref.current?.textContent ?? ''} · Mailroom`;
+    if (navigated) ref.current?.focus();
+    navigated = true;
+  }, []);
+  return (
+    <h1 ref={ref} tabIndex={-1} id="page-title">
+      {props.children}
+    </h1>
+  );
+}
+
+/** A text field of a submitted form, trimmed ('' when absent or a file). */
+export function field(form: FormData, name: string): string {
+  const v = form.get(name);
+  return typeof v === 'string' ? v.trim() : '';
+}
