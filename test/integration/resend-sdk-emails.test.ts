@@ -370,10 +370,11 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     assert.equal(((await anonymous.json()) as { name: string }).name, 'missing_api_key');
   });
 
-  it('a browser opening /emails is not an API call: left to the dashboard, whose screens share the paths', async () => {
+  it('a browser opening /emails gets the dashboard screen of that path; the SDK gets the API', async () => {
     const page = await fetch(`${sending.app.baseUrl}/emails`, { headers: { accept: 'text/html' } });
-    const body = (await page.json().catch(() => ({}))) as Record<string, unknown>;
-    assert.notEqual(body.name, 'missing_api_key', 'not answered by the Resend surface');
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(await page.text(), /<!doctype html>/i, 'the dashboard, not the Resend surface');
     // The SDK's own request (a bearer key, JSON) is.
     const api = await fetch(`${sending.app.baseUrl}/emails`, {
       headers: { accept: 'text/html', authorization: `Bearer ${sending.apiKey}` },
