@@ -10,7 +10,11 @@ import { StsDiscovery, httpsPolicyFetcher } from '../../src/mta/mta-sts-discover
 import type { MxTarget } from '../../src/mta/mx-guard';
 import { stsRoute } from '../../src/mta/mta-sts-route';
 import { mtaOutboundGuard } from '../../src/mta/mta-runtime';
-import { requireVerifiedTls, requiresVerifiedTls } from '../../src/mta/outbound-tls-session';
+import {
+  outboundTlsFailureOf,
+  requireVerifiedTls,
+  requiresVerifiedTls,
+} from '../../src/mta/outbound-tls-session';
 import { iniInteger, iniValue } from '../ini';
 import type { HarakaHmail, HarakaPlugin } from '../types';
 
@@ -98,8 +102,12 @@ export async function applySts<T extends MxTarget>(
 export function stsDeferral(hmail: HarakaHmail, error: string): string {
   const own = deferrals.get(hmail);
   if (own !== undefined) return own;
-  // e.g. Haraka's "Host failed TLS verification required by configuration.": say which configuration.
-  return requiresVerifiedTls(hmail) && /TLS/.test(error)
-    ? `MTA-STS policy (enforce) requires valid TLS: ${error}`
-    : error;
+  if (!requiresVerifiedTls(hmail)) return error;
+  // A refused certificate ends that MX's session and Haraka moves on ("Tried all MXs"):
+  // name the certificate, which is why nothing was delivered.
+  const failure = outboundTlsFailureOf(hmail);
+  if (failure !== undefined)
+    return `MTA-STS policy (enforce) requires valid TLS: certificate refused (${failure}); ${error}`;
+  // e.g. Haraka's "No TLS available but required by configuration.": say which configuration.
+  return /TLS/.test(error) ? `MTA-STS policy (enforce) requires valid TLS: ${error}` : error;
 }

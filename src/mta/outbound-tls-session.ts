@@ -19,6 +19,7 @@ interface Cleartext {
 }
 export interface OutboundSocket {
   once(event: 'secure', listener: () => void): unknown;
+  prependListener(event: 'error', listener: (err: unknown) => void): unknown;
   readonly cleartext?: Cleartext;
 }
 type TryOnSocket = (this: object, mx: unknown, host: string, port: number, socket: OutboundSocket) => unknown;
@@ -35,6 +36,8 @@ export interface HmailClass {
 export const PLAINTEXT = 'plaintext';
 
 const sessions = new WeakMap<object, string>();
+/** The last TLS handshake failure of a message's attempt (tls_socket.js marks it `source: 'tls'`). */
+const failures = new WeakMap<object, string>();
 /** Messages whose MX must present a valid certificate (MTA-STS enforce, RFC 8461 §5). */
 const verified = new WeakSet<object>();
 
@@ -59,7 +62,14 @@ export function trackOutboundTls(hmailClass: HmailClass): boolean {
   proto.try_deliver_host_on_socket = function (this: object, mx, host, port, socket) {
     sessions.set(this, PLAINTEXT);
     socket.once('secure', () => sessions.set(this, describeTls(socket.cleartext)));
-    return original.call(this, mx, host, port, socket);
+    const result = original.call(this, mx, host, port, socket);
+    // After the original, which clears the socket's error listeners; prepended, so it is
+    // recorded before Haraka's own handler moves on (next MX, then the deferral).
+    socket.prependListener('error', (err) => {
+      if ((err as { source?: unknown } | null)?.source === 'tls')
+        failures.set(this, `${host}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    return result;
   };
   proto.__mailroomTls = true;
   return true;
@@ -72,6 +82,11 @@ export function requireVerifiedTls(hmail: object): void {
 
 export function requiresVerifiedTls(hmail: object): boolean {
   return verified.has(hmail);
+}
+
+/** The message's last failed TLS handshake (`<host>: <reason>`), if any. */
+export function outboundTlsFailureOf(hmail: object): string | undefined {
+  return failures.get(hmail);
 }
 
 /** The protection of the message's latest SMTP session; null when none was opened. */
