@@ -69,6 +69,8 @@ async function startWorld(): Promise<World> {
   dns.set('partial.test', 'MX', [{ exchange: 'mx1.sinks.test', priority: 10 }]);
   dns.set('servfail.test', 'MX', [{ exchange: 'mx1.sinks.test', priority: 10 }]);
   dns.fail('servfail.test', 'SERVFAIL');
+  dns.set('timeout.test', 'MX', [{ exchange: 'mx1.sinks.test', priority: 10 }]);
+  dns.fail('timeout.test', 'TIMEOUT');
   dns.set('v6.test', 'MX', [{ exchange: 'v6only.sinks.test', priority: 10 }]);
   dns.set('dual.test', 'MX', [{ exchange: 'dual.sinks.test', priority: 10 }]);
   return { dns, port, primary, backup, busy, v6 };
@@ -206,6 +208,40 @@ describe("mta delivery to the recipients' MX, without SMTP_RELAY", () => {
     await received(w.v6, 'both@dual.test');
     const delivered = await waitForOutcome(f.db, emailId, (p) => p.recipient === 'six@v6.test');
     assert.equal(delivered.outcome, 'delivered');
+  });
+});
+
+describe('mta delivery to an MX whose DNS does not answer', () => {
+  const domain = 'shop-mxpath-timeout.com';
+  let w: World;
+  let f: Fixture;
+  let mta: MtaProcess;
+  let injectPort: number;
+
+  before(async () => {
+    w = await startWorld();
+    f = await prepareDatabase(w.dns, domain);
+    const env = await mxEnv(f, w, {});
+    injectPort = Number(env.MTA_INJECT_PORT);
+    mta = await startMta(env);
+  });
+
+  after(async () => {
+    await stop(mta);
+    await f.db.destroy();
+    await stopWorld(w);
+    fs.rmSync(f.dataDir, { recursive: true, force: true });
+  });
+
+  // The lookup runs twice (ours in get_mx, then Haraka's own, which classifies the error), each
+  // until haraka-net-utils' resolver gives up (about 5 s each here): hence the generous bound.
+  it('defers when the MX lookup times out', { timeout: 120_000 }, async () => {
+    const emailId = await insertEmail(f);
+    await inject(injectPort, { emailId, domain, to: ['late@timeout.test'] });
+    const deferred = await waitForOutcome(f.db, emailId, (p) => p.recipient === 'late@timeout.test', 90_000);
+    assert.deepEqual([deferred.outcome, deferred.attempt], ['deferred', 1]);
+    assert.match(deferred.response, /DNS lookup failure/);
+    assert.equal(w.primary.rcptAttempts('late@timeout.test'), 0);
   });
 });
 
