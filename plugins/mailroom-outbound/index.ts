@@ -21,6 +21,7 @@ import { onHook, report, text } from './record-outcome';
 import type { Relay } from './route';
 import { routeMessage } from './route';
 import { setUpSts, stsDeferral } from './sts';
+import { skipRefusingGreetings } from '../../src/mta/greeting-fallback';
 
 const state = {
   relay: undefined as Relay | undefined,
@@ -39,6 +40,14 @@ export function register(this: HarakaPlugin): void {
   if (!trackOutboundTls(this.haraka_require('outbound/hmail') as HmailClass))
     this.logwarn(
       'outbound HMailItem.try_deliver_host_on_socket not found: attempts record no TLS (see src/mta/outbound-tls-session.ts)',
+    );
+  if (
+    !skipRefusingGreetings(
+      this.haraka_require('outbound/client_pool') as Parameters<typeof skipRefusingGreetings>[0],
+    )
+  )
+    this.logwarn(
+      'outbound client_pool.get_client not found: a 4xx greeting defers instead of trying the next MX (see src/mta/greeting-fallback.ts)',
     );
   const ini = this.config.get('mailroom.ini');
   const host = iniValue(ini, 'outbound', 'relay_host');
