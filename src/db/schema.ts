@@ -99,6 +99,8 @@ export interface DomainsTable {
   /** JSON array of local parts. */
   addresses: string;
   restrict_senders: number;
+  /** 1: delivery adds the one-click unsubscribe pair (migration 016, issue 22 item 5). */
+  unsubscribe_link: number;
   verified_at: string | null;
   last_checked_at: string | null;
   /** When the re-check job next looks at a verified domain. */

@@ -14,6 +14,7 @@ import * as m012 from './012-user-role';
 import * as m013 from './013-email-list-index';
 import * as m014 from './014-api-key-permissions';
 import * as m015 from './015-webhook-payload-format';
+import * as m016 from './016-domain-unsubscribe-link';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '013-email-list-index': m013,
   '014-api-key-permissions': m014,
   '015-webhook-payload-format': m015,
+  '016-domain-unsubscribe-link': m016,
 };

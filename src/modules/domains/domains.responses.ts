@@ -29,6 +29,12 @@ export const DomainView = z
     inboundLabel: z.string(),
     addresses: z.array(z.string()),
     restrictSenders: z.boolean(),
+    unsubscribeLink: z
+      .boolean()
+      .meta({
+        description:
+          'Delivery adds a Mailroom-served one-click List-Unsubscribe (RFC 8058) to single-recipient mail without its own',
+      }),
     verifiedAt: timestamp.nullable(),
     lastCheckedAt: timestamp.nullable(),
     createdAt: timestamp,

@@ -23,6 +23,7 @@ const EVENTS = [
   'email.failed',
   'email.complained',
   'email.received',
+  'email.unsubscribed',
 ] as const;
 
 interface Webhook {
