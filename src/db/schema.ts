@@ -323,6 +323,8 @@ export interface WebhookAttemptsTable {
   http_status: number | null;
   error: string | null;
   duration_ms: number;
+  /** The first RESPONSE_EXCERPT_BYTES of the receiver's body, as UTF-8 (migration 017); null without a response. */
+  response_excerpt: string | null;
   created_at: string;
 }
 

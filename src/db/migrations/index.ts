@@ -15,6 +15,7 @@ import * as m013 from './013-email-list-index';
 import * as m014 from './014-api-key-permissions';
 import * as m015 from './015-webhook-payload-format';
 import * as m016 from './016-domain-unsubscribe-link';
+import * as m017 from './017-webhook-response-excerpt';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '014-api-key-permissions': m014,
   '015-webhook-payload-format': m015,
   '016-domain-unsubscribe-link': m016,
+  '017-webhook-response-excerpt': m017,
 };
