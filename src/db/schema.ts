@@ -83,6 +83,21 @@ export interface JobsTable {
 /** `PENDING` until SPF and DKIM first verify; `FAILED` once a verified domain lost a required record. */
 export type DomainStatus = 'PENDING' | 'VERIFIED' | 'FAILED';
 
+/** One change of a domain's status (migration 018, issue 19 screen 4). */
+export interface DomainStatusChangesTable {
+  id: string;
+  domain_id: string;
+  user_id: string;
+  /** Null on the creation entry. */
+  from_status: DomainStatus | null;
+  to_status: DomainStatus;
+  /** `created`, `api` (POST verify), `recheck` (the background job) or `migration` (backfilled). */
+  trigger: string;
+  /** JSON `{check: 'pass' | code}` of the verification that made the change; null otherwise. */
+  checks: string | null;
+  created_at: string;
+}
+
 export interface DomainsTable {
   id: string;
   user_id: string;
@@ -383,6 +398,7 @@ export interface Database {
   outbox: OutboxTable;
   webhooks: WebhooksTable;
   webhook_attempts: WebhookAttemptsTable;
+  domain_status_changes: DomainStatusChangesTable;
   email_daily_counts: EmailDailyCountsTable;
   abuse_state: AbuseStateTable;
   account_branding: AccountBrandingTable;

@@ -1,3 +1,5 @@
+import type { StatusChangeView } from './domain-status-history';
+import { listStatusChanges, recordStatusChange } from './domain-status-history';
 import type { Kysely } from 'kysely';
 import type { Database, DomainStatus } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
@@ -132,6 +134,15 @@ export async function createDomain(
   try {
     await db.transaction().execute(async (trx) => {
       await domains.insertDomain(trx, row);
+      await recordStatusChange(trx, {
+        domainId: id,
+        userId,
+        from: null,
+        to: 'PENDING',
+        trigger: 'created',
+        checks: null,
+        at: now,
+      });
       await recordAudit(trx, {
         actor: deps.actor,
         userId,
@@ -156,6 +167,14 @@ async function requireDomain(db: Kysely<Database>, userId: string, domainId: str
   const row = await domains.findDomain(db, userId, domainId);
   if (!row) throw domainNotFound();
   return row;
+}
+
+/** `GET /v1/domains/{id}/status-history`: the domain's status changes, newest first. */
+export async function domainStatusHistory(
+  deps: Deps & { domainId: string },
+): Promise<{ data: StatusChangeView[] }> {
+  await requireDomain(deps.db, deps.userId, deps.domainId);
+  return { data: await listStatusChanges(deps.db, deps.userId, deps.domainId) };
 }
 
 export async function getDomain(deps: Deps & { hosts: ServiceHosts; domainId: string }): Promise<DomainView> {
