@@ -204,7 +204,7 @@ export function DomainDetail(props: { id: string }) {
             {remove.error ? <ErrorBox message={remove.error} /> : null}
             {result ? <VerifyResult v={result} /> : null}
             <h2>One-click unsubscribe</h2>
-            <label>
+            <label class="inline">
               <input
                 type="checkbox"
                 checked={d.unsubscribeLink}
