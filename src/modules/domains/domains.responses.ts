@@ -93,19 +93,13 @@ export const DomainStatusChange = z
   .object({
     from: domainStatus.nullable().meta({ description: 'Null on the creation entry' }),
     to: domainStatus,
-    trigger: z
-      .enum(['created', 'api', 'recheck', 'migration'])
-      .meta({
-        description:
-          'What made the change: creation, POST verify, the background re-check, or backfilled at upgrade',
-      }),
-    checks: z
-      .record(z.string(), z.string())
-      .nullable()
-      .meta({
-        description:
-          "The verification's result per check (`pass` or its code); null for creation and backfill",
-      }),
+    trigger: z.enum(['created', 'api', 'recheck', 'migration']).meta({
+      description:
+        'What made the change: creation, POST verify, the background re-check, or backfilled at upgrade',
+    }),
+    checks: z.record(z.string(), z.string()).nullable().meta({
+      description: "The verification's result per check (`pass` or its code); null for creation and backfill",
+    }),
     at: timestamp,
   })
   .meta({ id: 'DomainStatusChange' });
