@@ -12,7 +12,7 @@ export interface EmailEventInput {
   readonly type: string;
   readonly message?: string | null;
   readonly at?: string;
-  /** How the delivery attempt's SMTP session was protected (see migration 016). */
+  /** How the delivery attempt's SMTP session was protected (see migration 019). */
   readonly tls?: string | null;
 }
 
