@@ -89,7 +89,6 @@ function nonEmpty(...texts: (string | undefined)[]): string {
   return '';
 }
 
-
 /**
  * The recipient's domain answered, authoritatively, that it takes no mail: NXDOMAIN or no
  * address at all (Haraka's 5.1.2 on the first attempt, "Nowhere to deliver mail to") or a
