@@ -64,7 +64,8 @@ describe('recordDeliveryReports, reports left to jobs (real database)', () => {
         ['mta-outcome', 'queued', outcomeDedupeKey(deferred)],
       ],
     );
-    assert.deepEqual(parseMtaOutcome(JSON.parse(rows[0]!.payload)), base);
+    // A report without the TLS of its attempt (an older mta's) parses with `tls: null`.
+    assert.deepEqual(parseMtaOutcome(JSON.parse(rows[0]!.payload)), { ...base, tls: null });
   });
 
   it('a replayed hook adds nothing', async () => {
