@@ -15,6 +15,7 @@ import { disableNagleOnOutbound } from '../../src/mta/outbound-no-delay';
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import { iniInteger, iniValue } from '../ini';
 import type { HarakaAddress, HarakaHmail, HarakaNext, HarakaPlugin, HarakaRecipient } from '../types';
+import { destinationDelivered, pacedDeferral } from './pacing';
 import { onHook, report, text } from './record-outcome';
 import type { Relay } from './route';
 import { routeMessage } from './route';
@@ -73,6 +74,7 @@ export function recordDelivered(
   params: readonly [string, string, string, number, number, string, readonly HarakaAddress[], ...unknown[]],
 ): void {
   const [host, ip, response, , , , okRecipients] = params;
+  destinationDelivered(hmail);
   onHook(
     this,
     next,
@@ -98,8 +100,16 @@ export function recordDeferred(
   this: HarakaPlugin,
   next: HarakaNext,
   hmail: HarakaHmail,
-  params: { readonly err?: unknown; readonly fail_recips?: readonly HarakaRecipient[] },
+  params: {
+    readonly delay?: unknown;
+    readonly err?: unknown;
+    readonly fail_recips?: readonly HarakaRecipient[];
+  },
 ): void {
+  const paced = pacedDeferral(this, hmail, params, text(params.err));
+  // DENYSOFT with seconds: Haraka retries then instead of at its own interval (deferred_respond).
+  const retry = () =>
+    paced.retryInSeconds === undefined ? next() : next(constants.denysoft, String(paced.retryInSeconds));
   onHook(
     this,
     next,
@@ -108,13 +118,18 @@ export function recordDeferred(
     (emailId) => ({
       hook: 'deferred',
       emailId,
-      recipients: (params.fail_recips ?? hmail.todo?.rcpt_to ?? []).map(report),
-      error: text(params.err),
+      recipients: (params.fail_recips ?? hmail.todo?.rcpt_to ?? []).map((r) =>
+        // Held back without a connection: RFC 3463 X.4.5, mail system congestion, not
+        // Haraka's "bad destination system" of a DENYSOFT from get_mx.
+        paced.heldText === undefined ? report(r) : { address: r.address, dsnStatus: '4.4.5' },
+      ),
+      error: paced.heldText ?? text(params.err),
       numFailures: hmail.num_failures,
       at: new Date().toISOString(),
     }),
-    // CONT: retry at the next interval, recorded or not (the next attempt records again).
-    () => next(),
+    // CONT: retry at the next interval (or at the destination's back-off end), recorded
+    // or not (the next attempt records again).
+    retry,
     // OK here deletes the queue file.
     () => next(constants.ok),
   );

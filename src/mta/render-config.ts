@@ -23,6 +23,7 @@ export type MtaConfig = Pick<
   | 'emailMaxSizeBytes'
   | 'emailMaxRecipients'
   | 'smtpRelay'
+  | 'outboundAllowPrivate'
   | 'logLevel'
   | 'shutdownTimeoutMs'
   | 'tlsCertFile'
@@ -97,6 +98,9 @@ export function templateValues(config: MtaConfig): Record<string, string> {
     relay_port: config.smtpRelay === undefined ? '' : String(config.smtpRelay.port),
     queue_dir: path.join(config.dataDir, 'mta-queue'),
     temp_fail_intervals: tempFailIntervals(config.mtaRetryIntervals),
+    // Haraka skips an MX on a local address (loopback, this host's IPs) unless local_mx_ok: the
+    // operator who allows private MX addresses (mx-guard.ts) allows those too.
+    local_mx_ok: String(config.outboundAllowPrivate),
     log_level: harakaLogLevel(config.logLevel),
     force_shutdown_timeout: String(harakaShutdownSeconds(config.shutdownTimeoutMs)),
     dns_servers: (config.dnsServers ?? []).map(serverAddress).join(','),

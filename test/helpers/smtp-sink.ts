@@ -3,7 +3,7 @@
 import { SMTPServer } from 'smtp-server';
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 
-export type SmtpReplyCode = 450 | 451 | 452 | 550 | 551 | 552 | 553 | 554;
+export type SmtpReplyCode = 421 | 450 | 451 | 452 | 550 | 551 | 552 | 553 | 554;
 export interface SmtpReply {
   code: SmtpReplyCode;
   message: string;
@@ -32,6 +32,9 @@ export interface SmtpSinkOptions {
   disabledCommands?: string[];
   /** Hostname in the banner and EHLO reply. */
   name?: string;
+  /** Where to listen: default 127.0.0.1 on a free port (an MX on loopback needs port 25). */
+  host?: string;
+  port?: number;
 }
 
 export interface SmtpSink {
@@ -145,7 +148,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
 
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
-    server.listen(0, HOST, () => {
+    server.listen(options.port ?? 0, options.host ?? HOST, () => {
       server.server.off('error', reject);
       resolve();
     });
@@ -155,10 +158,11 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   const port = bound.port;
 
   let closed: Promise<void> | undefined;
+  const host = options.host ?? HOST;
   return {
-    host: HOST,
+    host,
     port,
-    address: `${HOST}:${port}`,
+    address: `${host}:${port}`,
     messages,
     waitForMessages(n, timeoutMs = 10_000) {
       if (messages.length >= n) return Promise.resolve([...messages]);
