@@ -15,7 +15,7 @@ import { disableNagleOnOutbound } from '../../src/mta/outbound-no-delay';
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import { iniInteger, iniValue } from '../ini';
 import type { HarakaAddress, HarakaHmail, HarakaNext, HarakaPlugin, HarakaRecipient } from '../types';
-import { destinationDelivered, pacedDeferral } from './pacing';
+import { deliveryFinished, destinationDelivered, pacedDeferral, pacedRetry } from './pacing';
 import { onHook, report, text } from './record-outcome';
 import type { Relay } from './route';
 import { routeMessage } from './route';
@@ -106,6 +106,13 @@ export function recordDeferred(
     readonly fail_recips?: readonly HarakaRecipient[];
   },
 ): void {
+  deliveryFinished(hmail);
+  const capped = pacedRetry(hmail);
+  if (capped !== undefined) {
+    // Held for the destination's caps: no attempt was made, nothing to record.
+    next(constants.denysoft, String(capped));
+    return;
+  }
   const paced = pacedDeferral(this, hmail, params, text(params.err));
   // DENYSOFT with seconds: Haraka retries then instead of at its own interval (deferred_respond).
   const retry = () =>
@@ -147,6 +154,7 @@ export function recordBounce(
   hmail: HarakaHmail,
   err: (Error & { readonly bounced_rcpt?: readonly HarakaRecipient[] }) | undefined,
 ): void {
+  deliveryFinished(hmail);
   onHook(
     this,
     next,

@@ -237,6 +237,13 @@ describe('mta per-destination back-off', () => {
     dnsServer.set('mx.fast-provider.test', 'A', [FAST_IP]);
     slow = await startSmtpSink({ host: SLOW_IP, port: 25 });
     fast = await startSmtpSink({ host: FAST_IP, port: 25 });
+    // One message a minute to capped-provider.test (src/mta/destination-limits.ts).
+    dnsServer.set('capped.test', 'MX', [{ exchange: 'mx.capped-provider.test', priority: 10 }]);
+    dnsServer.set('mx.capped-provider.test', 'A', [FAST_IP]);
+    fs.writeFileSync(
+      path.join(f.dataDir, 'destination-limits.json'),
+      JSON.stringify({ 'capped-provider.test': { perMinute: 1 } }),
+    );
     const env: Record<string, string> = {
       ...(await mtaEnv(f, dnsServer, undefined)),
       // Loopback MX addresses: refused by the outbound guard unless opened.
@@ -288,5 +295,21 @@ describe('mta per-destination back-off', () => {
     // The throttled message is retried at the back-off's end (≥ 45 s), not at MTA_RETRY_INTERVALS (5 s).
     await new Promise((r) => setTimeout(r, 7_000));
     assert.equal(slow.rcptAttempts('first@slow-a.test'), 1);
+  });
+
+  it('holds a destination at its per-minute cap without recording or spending an attempt', async () => {
+    const one = await insertEmail(f);
+    const two = await insertEmail(f);
+    await inject(injectPort, { emailId: one, domain, to: ['one@capped.test'] });
+    await waitForOutcome(f.db, one, (p) => p.outcome === 'delivered');
+    await inject(injectPort, { emailId: two, domain, to: ['two@capped.test'] });
+    const deadline = Date.now() + 5_000;
+    while (!mta.stdout.some((l) => l.includes('"mta_destination_paced"'))) {
+      assert.ok(Date.now() < deadline, 'mta_destination_paced logged');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal(fast.rcptAttempts('two@capped.test'), 0, 'no connection at the cap');
+    assert.deepEqual(await outcomes(f.db, two), [], 'pacing is not a delivery attempt');
   });
 });
