@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { eventMessageFor, formatSmtpResponse } from '../../../src/modules/delivery/delivery-status';
+import { deliveryOutcomes } from '../../../src/mta/delivery-outcome';
 import {
   DestinationBackoff,
   destinationOf,
@@ -82,6 +84,31 @@ describe('DestinationBackoff', () => {
     assert.equal(
       waitingText({ destination: 'google.com', level: 1, until: at + 30 * minute }),
       'waiting: destination google.com is throttling us until 17:45 UTC',
+    );
+  });
+});
+
+describe('the held deferral on the timeline', () => {
+  it('reads "waiting: destination X is throttling us until HH:MM" through the outcome path', () => {
+    const error = waitingText({
+      destination: 'google.com',
+      level: 1,
+      until: Date.parse('2026-11-26T17:45:00Z'),
+    });
+    // What mailroom-outbound's deferred hook builds for a message get_mx held back.
+    const [payload] = deliveryOutcomes({
+      hook: 'deferred',
+      emailId: 'email_1',
+      recipients: [{ address: 'Someone@Gmail.com', dsnStatus: '4.4.5' }],
+      error,
+      numFailures: 2,
+      at: '2026-11-26T17:20:00Z',
+    });
+    assert.ok(payload);
+    assert.equal(payload.enhancedStatus, '4.4.5');
+    assert.equal(
+      eventMessageFor(payload, formatSmtpResponse(payload)),
+      'attempt 2: waiting: destination google.com is throttling us until 17:45 UTC',
     );
   });
 });
