@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { resendSurface } from '../compat/resend-routes';
 import { accountRoutes } from '../modules/accounts/accounts.routes';
 import { operatorDashboardRoutes } from '../modules/accounts/operator-dashboard.routes';
 import { operatorRoutes } from '../modules/accounts/operator.routes';
@@ -71,6 +72,9 @@ export function createApp(deps: ApiDeps): ApiApp {
     ctx.set('Cache-Control', 'no-store');
     await next();
   });
+  // The Resend-compatible surface renders its own errors (issue 20), rate limiting's 429 included.
+  const resend = resendSurface(deps);
+  app.use(resend.boundary);
   app.use(rateLimitByIp(httpLimiter, 'http'));
 
   const openApi = openApiRoutes(deps);
@@ -93,9 +97,10 @@ export function createApp(deps: ApiDeps): ApiApp {
     operatorDashboardRoutes(deps),
     internalBounceRoutes(deps),
   ];
-  const operations = groups.flatMap((group) => group.operations);
+  const operations = [...groups, ...resend.groups].flatMap((group) => group.operations);
   openApi.publish(operations);
   for (const group of groups) app.use(mountGroup(group));
+  for (const mounted of resend.mounted) app.use(mounted);
   app.use(unmatchedMethod);
   // Last: the dashboard answers only GET/HEAD of its screens and assets that no route took.
   app.use(webApp());

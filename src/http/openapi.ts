@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { resendNamesOf } from '../compat/resend-errors';
+import { ResendError } from '../compat/resend.responses';
 import { errorStatus } from '../shared/app-error';
 import type { ApiDeps } from './context';
 import { ErrorBody } from './error-body.schema';
@@ -102,9 +104,20 @@ function errorResponses(op: Operation): Record<string, unknown> {
   }
   const out: Record<string, unknown> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const schema = {
-      allOf: [ref(schemaId(ErrorBody)), { properties: { error: { properties: { code: { enum: codes } } } } }],
-    };
+    const schema =
+      op.errorShape === 'resend'
+        ? {
+            allOf: [
+              ref(schemaId(ResendError)),
+              { properties: { name: { enum: [...new Set(codes.flatMap(resendNamesOf))] } } },
+            ],
+          }
+        : {
+            allOf: [
+              ref(schemaId(ErrorBody)),
+              { properties: { error: { properties: { code: { enum: codes } } } } },
+            ],
+          };
     out[String(status)] = {
       description: codes.join(', '),
       content: { 'application/json': { schema } },

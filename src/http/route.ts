@@ -55,6 +55,11 @@ export interface RouteDoc {
    * item 6: `GET /v1/emails/metrics`), checked after auth.
    */
   readonly ids?: Readonly<Record<string, string>>;
+  /**
+   * `resend`: the route's errors are rendered as Resend's `{statusCode, name, message}` (the
+   * compatibility surface, src/compat, issue 20), and the document says so.
+   */
+  readonly errorShape?: 'resend';
   /** Error codes (each declared with `defineError`) raised besides those implied by auth, body and query. */
   readonly errors?: readonly string[];
   /** Request headers the route reads, by name. */

@@ -32,7 +32,9 @@ describe('the dashboard at / (issue 19)', () => {
       '/signin',
       '/operator/',
     ]) {
-      const res = await fetch(`${app.baseUrl}${p}`);
+      // As a browser navigates (Accept: text/html): /emails, /domains … are also the Resend-compatible
+      // API's paths (issue 20), which answer every other request (docs/resend-compatibility.md).
+      const res = await fetch(`${app.baseUrl}${p}`, { headers: { accept: 'text/html' } });
       assert.equal(res.status, 200, p);
       assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
       assert.equal(res.headers.get('content-security-policy'), CSP);
@@ -79,7 +81,7 @@ describe('the dashboard at / (issue 19)', () => {
       ['GET', '/assets/missing.js', 404],
       ['GET', '/assets/../index.html', 404],
       ['POST', '/', 404],
-      ['POST', '/emails', 404],
+      ['POST', '/overview', 404],
     ];
     for (const [method, p, status] of cases) {
       const res = await app.api.request(method, p);

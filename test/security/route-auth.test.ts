@@ -173,6 +173,8 @@ const BODIES: Readonly<Record<string, unknown>> = {
   'POST /v1/operator/accounts/{id}/suspend': { reason: 'route-auth test' },
   'PUT /v1/operator/accounts/{id}/limits': { emailsPerHour: 1_000_000, emailsPerDay: 1_000_000 },
   'POST /v1/emails/batch': [{ from: 'a@a.example', to: 'b@b.example', subject: 's', text: 't' }],
+  'POST /emails': { from: 'a@a.example', to: 'b@b.example', subject: 's', text: 't' },
+  'POST /emails/batch': [{ from: 'a@a.example', to: 'b@b.example', subject: 's', text: 't' }],
 };
 
 /** Where a route has a non-`none` security in the app's own /openapi.json. */

@@ -29,6 +29,10 @@ const BODILESS = new Set([
   'POST /v1/webhooks/{id}/enable',
   'POST /v1/webhooks/{id}/test',
   'POST /v1/webhooks/{id}/rotate-secret',
+  // The Resend-compatible surface (issue 20): the SDK posts these without a body.
+  'POST /emails/{id}/cancel',
+  'POST /domains/{id}/verify',
+  'POST /webhooks/{id}/signing-secret/rotate',
 ]);
 
 /** `METHOD /path/{param}` for every route the app's routers register (HEAD comes with GET). */

@@ -1,0 +1,64 @@
+import { validationFailure } from '../http/body';
+import type { SendEmailInput } from '../modules/sending/emails.schemas';
+import { oversizedCollections, sendEmailBody } from '../modules/sending/emails.schemas';
+import { featureNotImplemented } from './resend-errors';
+import { renameFields, validateAs } from './resend-validate';
+
+/** Resend's snake_case send fields and the /v1 fields they are (parseEmailToApiOptions in the SDK). */
+const FIELD_NAMES: Readonly<Record<string, string>> = {
+  reply_to: 'replyTo',
+  scheduled_at: 'scheduledAt',
+};
+const ATTACHMENT_FIELDS: Readonly<Record<string, string>> = {
+  content_type: 'contentType',
+  content_id: 'contentId',
+};
+
+/** The other way, for the fields a validation error names: the caller wrote `reply_to`. */
+const RESEND_NAMES = new Map<string, string>([
+  ...[...Object.entries(FIELD_NAMES), ...Object.entries(ATTACHMENT_FIELDS)].map(
+    ([resend, ours]): [string, string] => [ours, resend],
+  ),
+  // /v1's own name for what Resend calls content_id.
+  ['cid', 'content_id'],
+]);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function renamed(record: Record<string, unknown>, names: Readonly<Record<string, string>>) {
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [names[key] ?? key, value]));
+}
+
+/** A Resend option Mailroom does not implement: 501 naming it, before anything is stored. */
+function unsupportedOption(body: Record<string, unknown>): string | undefined {
+  if (body.template !== undefined) return 'Sending with a template (`template`)';
+  if (body.topic_id !== undefined) return 'Topics (`topic_id`)';
+  const attachments = Array.isArray(body.attachments) ? (body.attachments as unknown[]) : [];
+  if (attachments.some((a) => isRecord(a) && a.path !== undefined))
+    return 'Attachments fetched from a URL (`attachments[].path`)';
+  return undefined;
+}
+
+/**
+ * A Resend send body as the spec's send input, validated by the same schema as
+ * `POST /v1/emails` (one set of rules); errors name the fields as the caller wrote them.
+ */
+export function resendSendInput(json: unknown): SendEmailInput {
+  let body = json;
+  if (isRecord(json)) {
+    const feature = unsupportedOption(json);
+    if (feature !== undefined) throw featureNotImplemented(`${feature} is not supported by Mailroom`);
+    const mapped = renamed(json, FIELD_NAMES);
+    if (Array.isArray(mapped.attachments)) {
+      mapped.attachments = (mapped.attachments as unknown[]).map((a) =>
+        isRecord(a) ? renamed(a, ATTACHMENT_FIELDS) : a,
+      );
+    }
+    body = mapped;
+  }
+  const oversized = oversizedCollections(body);
+  if (oversized.length > 0) throw validationFailure(renameFields(oversized, RESEND_NAMES));
+  return validateAs(sendEmailBody, body, RESEND_NAMES);
+}
