@@ -11,6 +11,7 @@
 // MX delivery only: an SMTP_RELAY is the operator's own smarthost, Haraka's retries apply there.
 import type { DestinationLimits } from '../../src/mta/destination-limits';
 import { DEFAULT_LIMITS, DestinationGate, LIMITS_FILE, loadLimits } from '../../src/mta/destination-limits';
+import { DestinationMetrics } from '../../src/mta/destination-metrics';
 import type { DestinationStanding } from '../../src/mta/destination-pacing';
 import {
   destinationBackoff,
@@ -37,6 +38,25 @@ function noteOf(hmail: HarakaHmail, name: string): unknown {
 
 let gate: DestinationGate | undefined;
 let limits: DestinationLimits | undefined;
+
+let metrics: DestinationMetrics | undefined;
+
+/** The snapshot behind /metrics' per-destination gauges (src/mta/destination-metrics.ts). */
+function destinationMetrics(plugin: HarakaPlugin): DestinationMetrics {
+  metrics ??= new DestinationMetrics(
+    mtaDataDir,
+    () => ({
+      inFlight: gate?.inFlightCounts() ?? new Map<string, number>(),
+      backedOffUntil: new Map(destinationBackoff.standings().map((b) => [b.destination, b.until])),
+    }),
+    (err) =>
+      plugin.logwarn('could not write the destination metrics snapshot', {
+        event: 'mta_destination_metrics_failed',
+        error: err instanceof Error ? err.message : String(err),
+      }),
+  );
+  return metrics;
+}
 
 /**
  * The mta process's gate, its limits read once from DATA_DIR on the first delivery. A bad file
@@ -91,6 +111,7 @@ export function holdBack(
   const admitted = destinationGate(plugin).tryStart(destination, now);
   if ('started' in admitted) {
     notes[IN_FLIGHT_NOTE] = true;
+    destinationMetrics(plugin).changed();
     return false;
   }
   notes[PACED_NOTE] = admitted.retryAt;
@@ -112,6 +133,7 @@ export function deliveryFinished(hmail: HarakaHmail): void {
   if (notes?.[IN_FLIGHT_NOTE] !== true || typeof destination !== 'string') return;
   Reflect.deleteProperty(notes, IN_FLIGHT_NOTE);
   gate?.finished(destination);
+  metrics?.changed();
 }
 
 /**
@@ -148,6 +170,7 @@ export function pacedDeferral(
   const destination = noteOf(hmail, DESTINATION_NOTE);
   if (typeof destination !== 'string' || !hmail.todo) return {};
   const now = Date.now();
+  destinationMetrics(plugin).deferred(destination, now);
   const heldUntil = noteOf(hmail, HELD_NOTE);
   Reflect.deleteProperty(hmail.todo.notes, HELD_NOTE);
   let standing: DestinationStanding | undefined;

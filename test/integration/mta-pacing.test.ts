@@ -18,6 +18,8 @@ import { createDomain } from '../../src/modules/domains/domains.usecases';
 import type { MtaOutcomePayload } from '../../src/modules/delivery/mta-outcome';
 import { verpAddress, verpKey } from '../../src/modules/delivery/verp-address';
 import { injectCredential } from '../../src/modules/delivery/inject-credential';
+import type { DestinationSnapshotEntry } from '../../src/mta/destination-metrics';
+import { readSnapshot } from '../../src/mta/destination-metrics';
 import { newId } from '../../src/shared/ids';
 import { createSealer } from '../../src/shared/seal';
 import type { FakeDns } from '../helpers/dns-server';
@@ -280,6 +282,18 @@ describe('mta per-destination back-off', () => {
     assert.equal(held.smtpCode, null);
     assert.equal(held.enhancedStatus, '4.4.5');
     assert.equal(slow.rcptAttempts('second@slow-b.test'), 0, 'no connection during the back-off');
+    // What /metrics shows (src/mta/destination-metrics.ts): the snapshot the mta leaves in DATA_DIR.
+    const snapshotDeadline = Date.now() + 5_000;
+    let entry: DestinationSnapshotEntry | undefined;
+    while (
+      (entry = readSnapshot(f.dataDir)?.destinations.find((d) => d.destination === 'slow-provider.test')) ===
+        undefined ||
+      entry.deferredAt.length < 2
+    ) {
+      assert.ok(Date.now() < snapshotDeadline, 'snapshot with slow-provider.test');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(entry.backedOffUntil > Date.now());
 
     // Another destination: delivered as fast as ever (generous bound: one attempt, no retry).
     const third = await insertEmail(f);
