@@ -19,6 +19,7 @@ import { deliveryFinished, destinationDelivered, pacedDeferral, pacedRetry } fro
 import { onHook, report, text } from './record-outcome';
 import type { Relay } from './route';
 import { routeMessage } from './route';
+import { skipRefusingGreetings } from '../../src/mta/greeting-fallback';
 
 const state = {
   relay: undefined as Relay | undefined,
@@ -33,6 +34,14 @@ export function register(this: HarakaPlugin): void {
   )
     this.logwarn(
       'outbound client_pool.get_client not found: relays keep Nagle delays (see src/mta/outbound-no-delay.ts)',
+    );
+  if (
+    !skipRefusingGreetings(
+      this.haraka_require('outbound/client_pool') as Parameters<typeof skipRefusingGreetings>[0],
+    )
+  )
+    this.logwarn(
+      'outbound client_pool.get_client not found: a 4xx greeting defers instead of trying the next MX (see src/mta/greeting-fallback.ts)',
     );
   const ini = this.config.get('mailroom.ini');
   const host = iniValue(ini, 'outbound', 'relay_host');

@@ -6,7 +6,7 @@
 // without a second lookup that could answer differently.
 import { createRequire } from 'node:module';
 import constants from 'haraka-constants';
-import { mtaOutboundGuard } from '../../src/mta/mta-runtime';
+import { mtaMxPath, mtaOutboundGuard } from '../../src/mta/mta-runtime';
 import type { MxLookup } from '../../src/mta/mx-guard';
 import { routeToMx } from '../../src/mta/mx-guard';
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
@@ -42,7 +42,7 @@ export function routeMessage(
     return;
   }
   lookup ??= harakaRequire('haraka-net-utils') as MxLookup;
-  routeToMx(domain, lookup, mtaOutboundGuard()).then(
+  routeToMx(domain, lookup, mtaOutboundGuard(), mtaMxPath()).then(
     (decision) => {
       if (decision.kind !== 'haraka' && decision.refused.length > 0) {
         hmail.logwarn(plugin, `MX addresses refused for ${domain}`, {

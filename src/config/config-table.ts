@@ -37,6 +37,16 @@ const cidr: Parser<Cidr> = (raw) => {
   return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
 };
 
+/** An IP literal of one family (OUTBOUND_SOURCE_ADDRESS, OUTBOUND_SOURCE_ADDRESS_V6). */
+function ipOf(version: 4 | 6): Parser<string> {
+  return (raw) => {
+    const v = raw.trim();
+    if (net.isIP(v) !== version)
+      throw new ConfigValueError(`expected an IPv${version} address, got "${raw}"`);
+    return v;
+  };
+}
+
 /** Reads an already-resolved raw value of an earlier key (for derived defaults). */
 export type RawLookup = (env: string) => string | undefined;
 
@@ -260,6 +270,28 @@ export const configTable = {
     'OUTBOUND_ALLOWED_CIDRS',
     list(cidr),
     'Comma list of CIDRs (`10.1.0.0/16`, `fd00::/8`, or a bare address) an MX may resolve into although the outbound guard refuses them otherwise.',
+  ),
+  outboundIpv6: key(
+    'OUTBOUND_IPV6',
+    bool,
+    'true',
+    "Deliver to an MX's IPv6 (AAAA) addresses as well as its IPv4 ones. `false` on a host without working IPv6 routes: only A records are tried, so no attempt waits on an unreachable IPv6 address.",
+  ),
+  outboundSourceAddress: optional(
+    'OUTBOUND_SOURCE_ADDRESS',
+    ipOf(4),
+    'IPv4 address of this host that outbound connections to an MX leave from (a host with several addresses: the one whose PTR, SPF and reputation are set up for mail). Unset: the system chooses.',
+  ),
+  outboundSourceAddressV6: optional(
+    'OUTBOUND_SOURCE_ADDRESS_V6',
+    ipOf(6),
+    'IPv6 address outbound connections to an IPv6 MX leave from, like OUTBOUND_SOURCE_ADDRESS. Unset: the system chooses.',
+  ),
+  outboundMxPort: key(
+    'OUTBOUND_MX_PORT',
+    int(1, 65535),
+    '25',
+    "**Test-only.** TCP port of every recipient MX (RFC 5321: 25). Another value lets tests deliver to SMTP sinks on loopback without root, and turns off Haraka's skipping of MX addresses that are local to this host (the sinks are local by construction). Never set it in production.",
   ),
   dnsRecheckIntervalS: key(
     'DNS_RECHECK_INTERVAL_S',

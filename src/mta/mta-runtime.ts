@@ -8,6 +8,7 @@ import type { StorageGuard } from '../shared/disk-space';
 import { storageGuardFor } from '../shared/disk-space';
 import { createSealer } from '../shared/seal';
 import type { IntakeCommit } from './inbound-intake';
+import type { MxPath } from './mx-guard';
 import { verpKey } from '../modules/delivery/verp-address';
 import { injectCredential } from '../modules/delivery/inject-credential';
 import type { DeliveryReportsRecorder } from './delivery-reports';
@@ -53,6 +54,17 @@ export function mtaVerpKey(): Buffer {
 export function mtaOutboundGuard(): AddressGuard {
   outboundGuard ??= outboundGuardFromConfig(runtimeConfig());
   return outboundGuard;
+}
+
+/** How the allowed MX addresses are reached (src/mta/mx-guard.ts MxPath). */
+export function mtaMxPath(): MxPath {
+  const c = runtimeConfig();
+  return {
+    ipv6: c.outboundIpv6,
+    port: c.outboundMxPort,
+    sourceV4: c.outboundSourceAddress,
+    sourceV6: c.outboundSourceAddressV6,
+  };
 }
 
 /** The appliance database (WAL, synchronous=FULL: a commit is on disk when it returns). */

@@ -75,19 +75,46 @@ export type MxRoute<T extends MxTarget> =
   | { readonly kind: 'deliver'; readonly targets: T[]; readonly refused: readonly string[] }
   | { readonly kind: 'refuse'; readonly response: string; readonly refused: readonly string[] };
 
+/**
+ * How Haraka reaches an allowed address: OUTBOUND_IPV6, OUTBOUND_SOURCE_ADDRESS(_V6) and the
+ * test-only OUTBOUND_MX_PORT. The default is RFC 5321's: both families, port 25, the source
+ * address the system picks.
+ */
+export interface MxPath {
+  readonly ipv6: boolean;
+  readonly port: number;
+  readonly sourceV4?: string | undefined;
+  readonly sourceV6?: string | undefined;
+}
+
+export const DEFAULT_MX_PATH: MxPath = { ipv6: true, port: 25 };
+
+/** A target as handed to Haraka: `port` and `bind` (the local address) are HarakaMx fields. */
+export type MxHop = MxTarget & { readonly priority: number; readonly port?: number; readonly bind?: string };
+
+/** Adds the port and, for a host with several addresses, the source address of the target's family. */
+function onPath<T extends MxTarget & { readonly priority: number }>(target: T, path: MxPath): T & MxHop {
+  const bind = net.isIPv6(target.exchange ?? '') ? path.sourceV6 : path.sourceV4;
+  return { ...target, port: path.port, ...(bind === undefined ? {} : { bind }) };
+}
+
 export async function routeToMx(
   domain: string,
   lookup: MxLookup,
   guard: AddressGuard,
-): Promise<MxRoute<MxTarget & { readonly priority: number }>> {
+  path: MxPath = DEFAULT_MX_PATH,
+): Promise<MxRoute<MxHop>> {
   const exchanges = await lookup.get_mx(domain);
   if (exchanges.length === 0 || (exchanges.length === 1 && exchanges[0]?.exchange === '')) {
     return { kind: 'haraka' };
   }
   const sorted = [...exchanges].sort((a, b) => a.priority - b.priority);
-  const { allowed, refused } = screenMxTargets(await lookup.resolve_mx_hosts(sorted), guard);
+  const resolved = await lookup.resolve_mx_hosts(sorted);
+  // OUTBOUND_IPV6=false: a host without IPv6 routes would wait on every AAAA address first.
+  const usable = path.ipv6 ? resolved : resolved.filter((t) => !net.isIPv6(t.exchange ?? ''));
+  const { allowed, refused } = screenMxTargets(usable, guard);
   if (allowed.length === 0 && refused.length > 0) {
     return { kind: 'refuse', response: refusedMxResponse(domain, refused), refused };
   }
-  return { kind: 'deliver', targets: allowed, refused };
+  return { kind: 'deliver', targets: allowed.map((t) => onPath(t, path)), refused };
 }

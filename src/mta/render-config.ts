@@ -23,7 +23,7 @@ export type MtaConfig = Pick<
   | 'emailMaxSizeBytes'
   | 'emailMaxRecipients'
   | 'smtpRelay'
-  | 'outboundAllowPrivate'
+  | 'outboundMxPort'
   | 'logLevel'
   | 'shutdownTimeoutMs'
   | 'tlsCertFile'
@@ -44,6 +44,8 @@ export const TLS_RELOAD_MS = 2_000;
 
 // dist/src/mta → repository root.
 const ROOT = path.resolve(__dirname, '..', '..', '..');
+/** RFC 5321 §4.5.4.2: an MX is reached on port 25; only OUTBOUND_MX_PORT (test-only) says otherwise. */
+const SMTP_PORT = 25;
 export const TEMPLATE_DIR = path.join(ROOT, 'haraka-config');
 export const PLUGIN_DIST_DIR = path.join(ROOT, 'dist', 'plugins');
 
@@ -94,13 +96,11 @@ export function templateValues(config: MtaConfig): Record<string, string> {
     tls_reload_ms: String(TLS_RELOAD_MS),
     // The worker sends all of a message's recipients (to+cc+bcc) in one transaction.
     inject_max_recipients: String(Math.max(MIN_RECIPIENT_CAP, config.emailMaxRecipients)),
+    local_mx_ok: String(config.outboundMxPort !== SMTP_PORT),
     relay_host: config.smtpRelay?.host ?? '',
     relay_port: config.smtpRelay === undefined ? '' : String(config.smtpRelay.port),
     queue_dir: path.join(config.dataDir, 'mta-queue'),
     temp_fail_intervals: tempFailIntervals(config.mtaRetryIntervals),
-    // Haraka skips an MX on a local address (loopback, this host's IPs) unless local_mx_ok: the
-    // operator who allows private MX addresses (mx-guard.ts) allows those too.
-    local_mx_ok: String(config.outboundAllowPrivate),
     log_level: harakaLogLevel(config.logLevel),
     force_shutdown_timeout: String(harakaShutdownSeconds(config.shutdownTimeoutMs)),
     dns_servers: (config.dnsServers ?? []).map(serverAddress).join(','),

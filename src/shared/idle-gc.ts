@@ -23,8 +23,14 @@ export interface IdleGcOptions {
  * 1-2 % of its loop on polls and schedules.
  */
 const QUIET_ELU = 0.03;
-/** Above this a sample counts as work: the next quiet spell collects again. */
+/** Above this a sample counts as work. */
 const BUSY_ELU = 0.1;
+/**
+ * Work is this many busy samples in a row: then the next quiet spell collects again. One busy
+ * sample is not enough: on a loaded machine a lone log write or a descheduled timer callback
+ * (a few ms in a short sample) looked like work and collected twice for one quiet spell.
+ */
+const BUSY_SAMPLES = 2;
 
 /**
  * Starts watching the event loop; a no-op returning a no-op stop when `gc` is not exposed
@@ -37,12 +43,14 @@ export function collectWhenIdle(logger: Logger, options: IdleGcOptions = {}): { 
   const quietSamples = options.quietSamples ?? 3;
   let armed = true;
   let quiet = 0;
+  let busy = 0;
   let last: EventLoopUtilization = performance.eventLoopUtilization();
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     const elu = performance.eventLoopUtilization(now, last).utilization;
     last = now;
-    if (elu > BUSY_ELU) armed = true;
+    busy = elu > BUSY_ELU ? busy + 1 : 0;
+    if (busy >= BUSY_SAMPLES) armed = true;
     quiet = elu <= QUIET_ELU ? quiet + 1 : 0;
     if (!armed || quiet < quietSamples) return;
     armed = false;
@@ -50,14 +58,14 @@ export function collectWhenIdle(logger: Logger, options: IdleGcOptions = {}): { 
     const started = performance.now();
     gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     const ms = performance.now() - started;
-    // The collection itself must not count as work and re-arm the next sample.
-    last = performance.eventLoopUtilization();
     logger.debug({
       event: 'memory_released',
       ms: Math.round(ms),
       heapBefore,
       heapAfter: process.memoryUsage().heapTotal,
     });
+    // The collection and its log line must not count as work and re-arm the next sample.
+    last = performance.eventLoopUtilization();
   }, options.intervalMs ?? 500);
   timer.unref();
   return { stop: () => clearInterval(timer) };

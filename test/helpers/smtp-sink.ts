@@ -23,6 +23,8 @@ export interface SinkMessage {
   secure: boolean;
   /** Name the client gave in EHLO/HELO. */
   helo: string;
+  /** The client's address as the sink saw it (the sender's source address). */
+  remoteAddress: string;
 }
 
 export interface SmtpSinkOptions {
@@ -32,9 +34,12 @@ export interface SmtpSinkOptions {
   disabledCommands?: string[];
   /** Hostname in the banner and EHLO reply. */
   name?: string;
-  /** Where to listen: default 127.0.0.1 on a free port (an MX on loopback needs port 25). */
+  /** Listen address: any loopback address (127.0.0.0/8, ::1) to stand in for one MX. Default 127.0.0.1. */
   host?: string;
+  /** Listen port; default a free one. Sinks for several MXs share one port on different addresses. */
   port?: number;
+  /** Greet every connection with this (e.g. 421 busy) and close, instead of 220. */
+  greeting?: { code: 421 | 554; message: string };
 }
 
 export interface SmtpSink {
@@ -48,6 +53,8 @@ export interface SmtpSink {
   waitForMessages(n: number, timeoutMs?: number): Promise<SinkMessage[]>;
   /** Reply to RCPT TO for this address (case-insensitive); undefined restores plain acceptance. */
   setRecipientBehaviour(address: string, behaviour: SmtpBehaviour | undefined): void;
+  /** Connections accepted so far (including ones refused at the greeting). */
+  readonly connections: number;
   /** RCPT TO commands seen for this address, accepted or not. */
   rcptAttempts(address: string): number;
   /** Reply at end of DATA for every message (attempt counts DATA transactions); undefined accepts. */
@@ -87,6 +94,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   const attempts = new Map<string, number>();
   let dataBehaviour: SmtpBehaviour | undefined;
   let dataAttempts = 0;
+  let connections = 0;
+  const host = options.host ?? HOST;
 
   const record = (message: SinkMessage): void => {
     messages.push(message);
@@ -113,6 +122,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       receivedAt: new Date(),
       secure: session.secure,
       helo: session.hostNameAppearsAs,
+      remoteAddress: session.remoteAddress,
     });
   };
 
@@ -129,6 +139,10 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     disableReverseLookup: true,
     // Backstop for clients that ignore the 421 sent by close().
     closeTimeout: 1000,
+    onConnect(_session, callback) {
+      connections++;
+      callback(options.greeting === undefined ? null : smtpError(options.greeting));
+    },
     onRcptTo(address, _session, callback) {
       const key = address.address.toLowerCase();
       const attempt = (attempts.get(key) ?? 0) + 1;
@@ -148,7 +162,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
 
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? HOST, () => {
+    server.listen(options.port ?? 0, host, () => {
       server.server.off('error', reject);
       resolve();
     });
@@ -158,12 +172,14 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   const port = bound.port;
 
   let closed: Promise<void> | undefined;
-  const host = options.host ?? HOST;
   return {
     host,
     port,
-    address: `${host}:${port}`,
+    address: host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`,
     messages,
+    get connections() {
+      return connections;
+    },
     waitForMessages(n, timeoutMs = 10_000) {
       if (messages.length >= n) return Promise.resolve([...messages]);
       return new Promise((resolve, reject) => {
@@ -178,7 +194,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
           waiters.delete(waiter);
           reject(
             new Error(
-              `SMTP sink ${HOST}:${port}: expected ${n} message(s) within ${timeoutMs} ms, ` +
+              `SMTP sink ${host}:${port}: expected ${n} message(s) within ${timeoutMs} ms, ` +
                 `but ${messages.length} arrived`,
             ),
           );

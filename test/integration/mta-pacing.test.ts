@@ -1,6 +1,6 @@
 // Per-destination back-off (issue 22, item 2) through the real MX path: the real mta process, the
-// fake DNS answering MX/A for two destinations, and two SMTP sinks on loopback port 25 (tests run
-// as root), one of which throttles (421). The throttled destination backs off as a whole: a second
+// fake DNS answering MX/A for two destinations, and two SMTP sinks on loopback addresses (the
+// test-only OUTBOUND_MX_PORT), one of which throttles (421). The throttled destination backs off as a whole: a second
 // message to it is held without a connection and its deferral says until when, while mail to the
 // other destination is delivered at once.
 import assert from 'node:assert/strict';
@@ -214,7 +214,7 @@ function stop(mta: MtaProcess | undefined): Promise<unknown> {
   return mta.exited;
 }
 
-// Loopback addresses no other test uses for its port-25 sinks.
+// Loopback addresses no other test uses for its MX sinks.
 const SLOW_IP = '127.0.22.2';
 const FAST_IP = '127.0.22.3';
 
@@ -237,8 +237,10 @@ describe('mta per-destination back-off', () => {
     dnsServer.set('mx2.slow-provider.test', 'A', [SLOW_IP]);
     dnsServer.set('fast.test', 'MX', [{ exchange: 'mx.fast-provider.test', priority: 10 }]);
     dnsServer.set('mx.fast-provider.test', 'A', [FAST_IP]);
-    slow = await startSmtpSink({ host: SLOW_IP, port: 25 });
-    fast = await startSmtpSink({ host: FAST_IP, port: 25 });
+    // Both MX sinks on one free port, OUTBOUND_MX_PORT standing in for 25 (test-only setting).
+    const [mxPort] = (await freePorts(1)) as [number];
+    slow = await startSmtpSink({ host: SLOW_IP, port: mxPort });
+    fast = await startSmtpSink({ host: FAST_IP, port: mxPort });
     // One message a minute to capped-provider.test (src/mta/destination-limits.ts).
     dnsServer.set('capped.test', 'MX', [{ exchange: 'mx.capped-provider.test', priority: 10 }]);
     dnsServer.set('mx.capped-provider.test', 'A', [FAST_IP]);
@@ -250,6 +252,7 @@ describe('mta per-destination back-off', () => {
       ...(await mtaEnv(f, dnsServer, undefined)),
       // Loopback MX addresses: refused by the outbound guard unless opened.
       OUTBOUND_ALLOW_PRIVATE: 'true',
+      OUTBOUND_MX_PORT: String(slow.port),
     };
     injectPort = Number(env.MTA_INJECT_PORT);
     mta = await startMta(env);

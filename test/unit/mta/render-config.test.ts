@@ -145,6 +145,12 @@ describe('renderMtaConfig', () => {
     assert.match(mailroom, /^inject_max_recipients=500$/m);
   });
 
+  it("keeps Haraka's local-MX skip unless the test-only OUTBOUND_MX_PORT moves the MX port", () => {
+    assert.match(read(dir, 'outbound.ini'), /^local_mx_ok=false$/m);
+    const moved = renderMtaConfig(configIn({ OUTBOUND_MX_PORT: '2025' })).harakaDir;
+    assert.match(read(moved, 'outbound.ini'), /^local_mx_ok=true$/m);
+  });
+
   it('names the host, logs JSON, retries on MTA_RETRY_INTERVALS', () => {
     assert.equal(read(dir, 'me').trim(), 'mx.example.net');
     assert.match(read(dir, 'log.ini'), /^format=json$/m);
