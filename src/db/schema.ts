@@ -83,6 +83,21 @@ export interface JobsTable {
 /** `PENDING` until SPF and DKIM first verify; `FAILED` once a verified domain lost a required record. */
 export type DomainStatus = 'PENDING' | 'VERIFIED' | 'FAILED';
 
+/** One change of a domain's status (migration 018, issue 19 screen 4). */
+export interface DomainStatusChangesTable {
+  id: string;
+  domain_id: string;
+  user_id: string;
+  /** Null on the creation entry. */
+  from_status: DomainStatus | null;
+  to_status: DomainStatus;
+  /** `created`, `api` (POST verify), `recheck` (the background job) or `migration` (backfilled). */
+  trigger: string;
+  /** JSON `{check: 'pass' | code}` of the verification that made the change; null otherwise. */
+  checks: string | null;
+  created_at: string;
+}
+
 export interface DomainsTable {
   id: string;
   user_id: string;
@@ -99,6 +114,8 @@ export interface DomainsTable {
   /** JSON array of local parts. */
   addresses: string;
   restrict_senders: number;
+  /** 1: delivery adds the one-click unsubscribe pair (migration 016, issue 22 item 5). */
+  unsubscribe_link: number;
   verified_at: string | null;
   last_checked_at: string | null;
   /** When the re-check job next looks at a verified domain. */
@@ -321,6 +338,8 @@ export interface WebhookAttemptsTable {
   http_status: number | null;
   error: string | null;
   duration_ms: number;
+  /** The first RESPONSE_EXCERPT_BYTES of the receiver's body, as UTF-8 (migration 017); null without a response. */
+  response_excerpt: string | null;
   created_at: string;
 }
 
@@ -379,6 +398,7 @@ export interface Database {
   outbox: OutboxTable;
   webhooks: WebhooksTable;
   webhook_attempts: WebhookAttemptsTable;
+  domain_status_changes: DomainStatusChangesTable;
   email_daily_counts: EmailDailyCountsTable;
   abuse_state: AbuseStateTable;
   account_branding: AccountBrandingTable;

@@ -6,6 +6,7 @@ import { operatorRoutes } from '../modules/accounts/operator.routes';
 import { apiKeyRoutes } from '../modules/api-keys/api-keys.routes';
 import { internalBounceRoutes } from '../modules/bounces/internal-bounces.routes';
 import { brandingRoutes, publicBrandingRoutes } from '../modules/branding/branding.routes';
+import { publicUnsubscribeRoutes } from '../modules/unsubscribe/unsubscribe.routes';
 import { domainRoutes } from '../modules/domains/domains.routes';
 import { emailRoutes } from '../modules/sending/emails.routes';
 import { inboundRoutes } from '../modules/inbound/inbound.routes';
@@ -93,6 +94,7 @@ export function createApp(deps: ApiDeps): ApiApp {
     statsRoutes(deps),
     brandingRoutes(deps),
     publicBrandingRoutes(deps),
+    publicUnsubscribeRoutes(deps),
     operatorRoutes(deps),
     operatorDashboardRoutes(deps),
     internalBounceRoutes(deps),

@@ -84,6 +84,17 @@ function nonEmpty(...texts: (string | undefined)[]): string {
   return '';
 }
 
+
+/**
+ * The recipient's domain answered, authoritatively, that it takes no mail: NXDOMAIN or no
+ * address at all (Haraka's 5.1.2 on the first attempt, "Nowhere to deliver mail to") or a
+ * null MX (RFC 7505, 5.1.10). That is a hard bounce of the address (issue 22 item 1), so it is
+ * suppressed like a 5.1.1, not `failed` as if we could not send: a retry finds the same answer.
+ * A 5.1.2 after the retries ran out ("Tried all MXs") stays `failed`: no server ever answered.
+ */
+function isDeadDomain(dsnStatus: string | undefined): boolean {
+  return dsnStatus === '5.1.2' || dsnStatus === '5.1.10';
+}
 /**
  * Everything said about one recipient that was not delivered. `remote` is true
  * when the reply came from the remote server, false for Haraka's own failures
@@ -186,7 +197,10 @@ export function deliveryOutcomes(event: DeliveryEvent): MtaOutcomePayload[] {
           };
         }
         const code = replyCode(r.smtpCode);
-        const outcome: MtaOutcomeKind = !exhausted && code !== null && code >= 500 ? 'bounced' : 'failed';
+        const outcome: MtaOutcomeKind =
+          !exhausted && ((code !== null && code >= 500) || (code === null && isDeadDomain(r.dsnStatus)))
+            ? 'bounced'
+            : 'failed';
         return { ...base, recipient: recipient(r.address), ...undelivered(outcome, r, event.error), attempt };
       });
     }

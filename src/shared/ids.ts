@@ -80,7 +80,8 @@ export type IdPrefix =
   | 'inb'
   | 'att'
   | 'quo'
-  | 'obx';
+  | 'obx'
+  | 'dsc';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${sortableId()}`;

@@ -118,6 +118,9 @@ describe('dashboard in a real browser: the main flows', { skip: unavailable }, (
     publish(dns, created.records);
     await page.getByRole('button', { name: 'Verify DNS now' }).click();
     await page.getByRole('heading', { name: /Verification: verified/ }).waitFor();
+    // Status history (issue 19 screen 4): the creation and the verification, newest first.
+    await page.getByRole('cell', { name: /verification from the API or this screen/ }).waitFor();
+    await page.getByRole('cell', { name: 'domain added' }).waitFor();
     await checkScreen(page, 'domain-detail');
     await nav('Domains').click();
     await page.getByRole('link', { name: DOMAIN }).waitFor();
@@ -181,7 +184,7 @@ describe('dashboard in a real browser: the main flows', { skip: unavailable }, (
   });
 
   it('a failing webhook shows its attempts and can be re-enabled', async () => {
-    receiver.respond = () => ({ status: 500 });
+    receiver.respond = () => ({ status: 500, body: 'upstream database down' });
     await nav('Webhooks').click();
     await page.getByLabel('URL (https)').fill(receiver.url);
     await page.getByRole('button', { name: 'Create webhook' }).click();
@@ -202,6 +205,9 @@ describe('dashboard in a real browser: the main flows', { skip: unavailable }, (
     await page.goto(`${base}/webhooks/${hookId}`);
     await page.getByRole('cell', { name: 'failed' }).first().waitFor();
     await page.getByRole('cell', { name: /500/ }).first().waitFor();
+    // The response excerpt (issue 19 screen 6).
+    await page.getByText('Response body').first().click();
+    await page.getByText('upstream database down').first().waitFor();
     await checkScreen(page, 'webhook-detail');
     receiver.respond = () => ({ status: 200 });
     await page.getByRole('button', { name: 'Re-enable' }).click();

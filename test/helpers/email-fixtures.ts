@@ -71,6 +71,7 @@ export async function insertAccount(db: Db, options: AccountOptions = {}): Promi
       inbound_label: 'inbound',
       addresses: '[]',
       restrict_senders: 0,
+      unsubscribe_link: 0,
       verified_at: domainStatus === 'VERIFIED' ? createdAt : null,
       last_checked_at: null,
       next_check_at: null,

@@ -18,6 +18,8 @@ export interface Reply {
   readonly status: number;
   readonly delayMs?: number;
   readonly headers?: Record<string, string>;
+  /** The response body; default `ok`. */
+  readonly body?: string;
 }
 
 export interface Receiver {
@@ -66,7 +68,7 @@ export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
         open--;
         if (res.destroyed) return;
         res.writeHead(reply.status, reply.headers ?? {});
-        res.end('ok');
+        res.end(reply.body ?? 'ok');
       };
       if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();

@@ -267,6 +267,37 @@ describe('domain verification against a fake authoritative DNS server', () => {
 
     publish(dns, d.records, ['spf', 'dmarc', 'return_path']);
     assert.equal((await verify(d)).status, 'VERIFIED');
+
+    // The status history (issue 19, screen 4): each change once, newest first; the blip is none.
+    const history = await app.api.get<{
+      data: {
+        from: string | null;
+        to: string;
+        trigger: string;
+        checks: Record<string, string> | null;
+        at: string;
+      }[];
+    }>(`/v1/domains/${d.id}/status-history`, { token: key });
+    assert.equal(history.status, 200, history.text);
+    assert.deepEqual(
+      history.body.data.map((c) => [c.from, c.to, c.trigger]),
+      [
+        ['FAILED', 'VERIFIED', 'api'],
+        ['VERIFIED', 'FAILED', 'api'],
+        ['PENDING', 'VERIFIED', 'api'],
+        [null, 'PENDING', 'created'],
+      ],
+    );
+    assert.equal(history.body.data[1]?.checks?.dkim, 'MISSING_RECORD');
+    assert.equal(history.body.data[3]?.checks, null);
+    const times = history.body.data.map((c) => Date.parse(c.at));
+    assert.deepEqual(
+      [...times].sort((a, b) => b - a),
+      times,
+    );
+    const other = await app.api.register();
+    const foreign = await app.api.get(`/v1/domains/${d.id}/status-history`, { token: other.token });
+    assert.equal(foreign.status, 404);
   });
 
   it('with receiving on, the MX record is checked and reported (not required to send)', async () => {

@@ -159,7 +159,7 @@ describe("mta delivery to the recipients' MX, without SMTP_RELAY", () => {
     assert.equal(delivered.outcome, 'delivered');
   });
 
-  it('fails a null-MX domain (RFC 7505) at once, NXDOMAIN too; SERVFAIL defers', async () => {
+  it('hard-bounces a null-MX domain (RFC 7505) at once, NXDOMAIN too; SERVFAIL defers', async () => {
     const emailId = await insertEmail(f);
     await inject(injectPort, {
       emailId,
@@ -167,12 +167,12 @@ describe("mta delivery to the recipients' MX, without SMTP_RELAY", () => {
       to: ['x@nullmx.test', 'y@nxdomain-path.test', 'z@servfail.test'],
     });
     const nullMx = await waitForOutcome(f.db, emailId, (p) => p.recipient === 'x@nullmx.test');
-    assert.deepEqual([nullMx.outcome, nullMx.enhancedStatus, nullMx.attempt], ['failed', '5.1.10', 1]);
+    assert.deepEqual([nullMx.outcome, nullMx.enhancedStatus, nullMx.attempt], ['bounced', '5.1.10', 1]);
     assert.match(nullMx.response, /nullmx\.test .*no email \(NULL MX\)/);
     assert.equal(w.primary.rcptAttempts('x@nullmx.test'), 0, 'its A record is not an implicit MX');
 
     const nx = await waitForOutcome(f.db, emailId, (p) => p.recipient === 'y@nxdomain-path.test');
-    assert.deepEqual([nx.outcome, nx.enhancedStatus, nx.attempt], ['failed', '5.1.2', 1]);
+    assert.deepEqual([nx.outcome, nx.enhancedStatus, nx.attempt], ['bounced', '5.1.2', 1]);
     assert.match(nx.response, /nxdomain-path\.test/);
 
     const servfail = await waitForOutcome(f.db, emailId, (p) => p.recipient === 'z@servfail.test');

@@ -348,15 +348,15 @@ describe('mta outbound through the recipient domain’s MX', () => {
     fs.rmSync(f.dataDir, { recursive: true, force: true });
   });
 
-  it('looks the MX up through DNS_SERVERS; no such domain fails at once, an unusable MX defers', async () => {
+  it('looks the MX up through DNS_SERVERS; no such domain hard-bounces at once, an unusable MX defers', async () => {
     const emailId = await insertEmail(f);
     await inject(injectPort, { emailId, domain, to: ['someone@mx-dest.test', 'nobody@nxdomain-dest.test'] });
 
-    const failed = await waitForOutcome(f.db, emailId, (p) => p.recipient === 'nobody@nxdomain-dest.test');
-    assert.equal(failed.outcome, 'failed');
-    assert.equal(failed.smtpCode, null);
-    assert.equal(failed.enhancedStatus, '5.1.2');
-    assert.match(failed.response, /nxdomain-dest\.test/);
+    const bounced = await waitForOutcome(f.db, emailId, (p) => p.recipient === 'nobody@nxdomain-dest.test');
+    assert.equal(bounced.outcome, 'bounced');
+    assert.equal(bounced.smtpCode, null);
+    assert.equal(bounced.enhancedStatus, '5.1.2');
+    assert.match(bounced.response, /nxdomain-dest\.test/);
 
     const deferred = await waitForOutcome(f.db, emailId, (p) => p.recipient === 'someone@mx-dest.test');
     assert.equal(deferred.outcome, 'deferred');

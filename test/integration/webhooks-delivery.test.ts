@@ -16,6 +16,7 @@ interface Attempt {
   httpStatus: number | null;
   error: string | null;
   durationMs: number;
+  responseExcerpt: string | null;
   createdAt: string;
 }
 interface WebhookDetail {
@@ -168,7 +169,9 @@ describe('webhook delivery: signed, retried, timed out, disabled (real handlers,
 
   it('retries a failing receiver with exponential backoff, keeping one delivery id, until it succeeds', async () => {
     const r = await receiver();
-    r.respond = (req) => ({ status: req.n <= 2 ? 500 : 204 });
+    // The excerpt keeps the first 512 bytes of what the receiver said (issue 19, screen 6).
+    r.respond = (req) =>
+      req.n <= 2 ? { status: 500, body: `{"error":"database down"}${'x'.repeat(2000)}` } : { status: 204 };
     const { id, secret } = await hook(r.url, ['email.delivered']);
     await emit(worker.db, userId, 'email.delivered');
     await waitUntil('third attempt', () => r.requests.length >= 3);
@@ -194,6 +197,8 @@ describe('webhook delivery: signed, retried, timed out, disabled (real handlers,
       ],
     );
     assert.equal(view.attempts[1]?.error, 'HTTP 500');
+    assert.equal(view.attempts[1]?.responseExcerpt, `{"error":"database down"}${'x'.repeat(512 - 25)}`);
+    assert.equal(view.attempts[0]?.responseExcerpt, '');
     assert.equal(view.consecutiveFailures, 0);
     const failed = logs('webhook_delivery_failed', id);
     assert.equal(failed.length, 2);
@@ -231,6 +236,7 @@ describe('webhook delivery: signed, retried, timed out, disabled (real handlers,
     assert.equal(first?.succeeded, false);
     assert.equal(first?.httpStatus, null);
     assert.equal(first?.error, `timed out after ${TIMEOUT_MS} ms`);
+    assert.equal(first?.responseExcerpt, null);
     assert.ok((first?.durationMs ?? 0) >= TIMEOUT_MS - 50 && (first?.durationMs ?? 0) < TIMEOUT_MS + 900);
     assert.equal(second?.succeeded, true);
     assert.equal(second?.deliveryId, first?.deliveryId);

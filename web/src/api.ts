@@ -191,10 +191,20 @@ export interface Domain {
   readonly domain: string;
   readonly status: 'PENDING' | 'VERIFIED' | 'FAILED';
   readonly records: DnsRecord[];
+  readonly unsubscribeLink: boolean;
   readonly verifiedAt: string | null;
   readonly lastCheckedAt: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
+}
+
+/** `GET /v1/domains/{id}/status-history`. */
+export interface DomainStatusChange {
+  readonly from: Domain['status'] | null;
+  readonly to: Domain['status'];
+  readonly trigger: 'created' | 'api' | 'recheck' | 'migration';
+  readonly checks: Record<string, string> | null;
+  readonly at: string;
 }
 
 export interface CheckResult {

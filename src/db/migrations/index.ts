@@ -14,6 +14,9 @@ import * as m012 from './012-user-role';
 import * as m013 from './013-email-list-index';
 import * as m014 from './014-api-key-permissions';
 import * as m015 from './015-webhook-payload-format';
+import * as m016 from './016-domain-unsubscribe-link';
+import * as m017 from './017-webhook-response-excerpt';
+import * as m018 from './018-domain-status-history';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +35,7 @@ export const migrations: Record<string, Migration> = {
   '013-email-list-index': m013,
   '014-api-key-permissions': m014,
   '015-webhook-payload-format': m015,
+  '016-domain-unsubscribe-link': m016,
+  '017-webhook-response-excerpt': m017,
+  '018-domain-status-history': m018,
 };

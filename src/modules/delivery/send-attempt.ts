@@ -48,6 +48,8 @@ export interface AttemptDeps {
   readonly baseUrl: string;
   /** The VERP tag key (`verpKey(SECRET_KEY)`), for the envelope sender. */
   readonly verpKey: Buffer;
+  /** `unsubscribeKey(SECRET_KEY)`, for the one-click unsubscribe URL (issue 22 item 5). */
+  readonly unsubscribeKey: Buffer;
   /** Test mail's capture and the simulator's reports (issue 21). */
   readonly local: LocalHandOffDeps;
   readonly signal?: AbortSignal | undefined;
@@ -95,7 +97,13 @@ export async function attemptSend(
 
   let raw: Buffer;
   try {
-    raw = await messageBytes({ db: deps.db, baseUrl: deps.baseUrl, email, recipients });
+    raw = await messageBytes({
+      db: deps.db,
+      baseUrl: deps.baseUrl,
+      unsubscribeKey: deps.unsubscribeKey,
+      email,
+      recipients,
+    });
   } catch (err) {
     const reason = `message could not be built: ${err instanceof Error ? err.message : String(err)}`;
     const failure: HandOffFailure = {

@@ -11,6 +11,7 @@ import { createInjector } from './inject-client';
 import type { AttemptDeps, TransientPlan } from './send-attempt';
 import { attemptSend } from './send-attempt';
 import { verpKey } from './verp-address';
+import { unsubscribeKey } from '../unsubscribe/unsubscribe-token';
 import type { CaptureSigner } from './local-hand-off';
 
 export const EMAIL_SEND_QUEUE = 'email-send';
@@ -130,6 +131,7 @@ export interface SendJobDeps {
 function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal | undefined) => AttemptDeps {
   const inject = injectorOf(deps);
   const key = verpKey(deps.config.secretKey);
+  const unsubKey = unsubscribeKey(deps.config.secretKey);
   return (logger, signal) => ({
     db: deps.db,
     writes: deps.writes,
@@ -138,6 +140,7 @@ function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal 
     signal,
     baseUrl: deps.config.baseUrl,
     verpKey: key,
+    unsubscribeKey: unsubKey,
     local: { dataDir: deps.config.dataDir, sign: deps.sign },
   });
 }

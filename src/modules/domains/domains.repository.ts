@@ -46,7 +46,10 @@ export async function insertDomain(db: Kysely<Database>, row: DomainRow): Promis
 }
 
 export type DomainSettings = Partial<
-  Pick<Updateable<DomainsTable>, 'receive_enabled' | 'inbound_label' | 'addresses' | 'restrict_senders'>
+  Pick<
+    Updateable<DomainsTable>,
+    'receive_enabled' | 'inbound_label' | 'addresses' | 'restrict_senders' | 'unsubscribe_link'
+  >
 >;
 
 export async function updateDomainSettings(

@@ -29,6 +29,10 @@ export const DomainView = z
     inboundLabel: z.string(),
     addresses: z.array(z.string()),
     restrictSenders: z.boolean(),
+    unsubscribeLink: z.boolean().meta({
+      description:
+        'Delivery adds a Mailroom-served one-click List-Unsubscribe (RFC 8058) to single-recipient mail without its own',
+    }),
     verifiedAt: timestamp.nullable(),
     lastCheckedAt: timestamp.nullable(),
     createdAt: timestamp,
@@ -83,3 +87,23 @@ export const VerificationView = z
     nextSteps: z.array(z.string()).optional(),
   })
   .meta({ id: 'Verification' });
+
+/** domain-status-history.ts listStatusChanges */
+export const DomainStatusChange = z
+  .object({
+    from: domainStatus.nullable().meta({ description: 'Null on the creation entry' }),
+    to: domainStatus,
+    trigger: z.enum(['created', 'api', 'recheck', 'migration']).meta({
+      description:
+        'What made the change: creation, POST verify, the background re-check, or backfilled at upgrade',
+    }),
+    checks: z.record(z.string(), z.string()).nullable().meta({
+      description: "The verification's result per check (`pass` or its code); null for creation and backfill",
+    }),
+    at: timestamp,
+  })
+  .meta({ id: 'DomainStatusChange' });
+
+export const DomainStatusHistory = z
+  .object({ data: z.array(DomainStatusChange) })
+  .meta({ id: 'DomainStatusHistory' });

@@ -9,12 +9,19 @@ import type { DomainHosts } from './domains.usecases';
 import {
   createDomain,
   deleteDomain,
+  domainStatusHistory,
   getDomain,
   listDomainViews,
   updateDomain,
   verifyDomain,
 } from './domains.usecases';
-import { DeletedDomain, DomainList, DomainView, VerificationView } from './domains.responses';
+import {
+  DeletedDomain,
+  DomainList,
+  DomainStatusHistory,
+  DomainView,
+  VerificationView,
+} from './domains.responses';
 
 /** `/v1/domains`: sending domains, their DNS records and verification. API key or session. */
 export function domainRoutes(deps: ApiDeps): RouteGroup {
@@ -78,6 +85,23 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
     async (ctx) => {
       const { userId } = requireAuth(ctx);
       ctx.body = await getDomain({ db, userId, hosts, domainId: ctx.params.domainId ?? '' });
+    },
+  );
+
+  routes.define(
+    {
+      method: 'get',
+      path: '/:domainId/status-history',
+      ids: { domainId: 'dom' },
+      auth: 'either',
+      operationId: 'getDomainStatusHistory',
+      summary: 'The domain’s status changes with their times, newest first (at most 100)',
+      ok: { status: 200, schema: DomainStatusHistory, description: 'Status changes' },
+      errors: ['DOMAIN_NOT_FOUND'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.body = await domainStatusHistory({ db, userId, domainId: ctx.params.domainId ?? '' });
     },
   );
 

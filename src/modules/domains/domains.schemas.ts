@@ -46,7 +46,8 @@ export const patchDomainBody = z
       .transform((list) => [...new Set(list)])
       .optional(),
     restrictSenders: z.boolean().optional(),
+    unsubscribeLink: z.boolean().optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
-    message: 'give at least one of receiveEnabled, inboundLabel, addresses, restrictSenders',
+    message: 'give at least one of receiveEnabled, inboundLabel, addresses, restrictSenders, unsubscribeLink',
   });

@@ -1,3 +1,5 @@
+import type { StatusChangeView } from './domain-status-history';
+import { listStatusChanges, recordStatusChange } from './domain-status-history';
 import type { Kysely } from 'kysely';
 import type { Database, DomainStatus } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
@@ -33,6 +35,7 @@ export interface DomainView {
   readonly inboundLabel: string;
   readonly addresses: readonly string[];
   readonly restrictSenders: boolean;
+  readonly unsubscribeLink: boolean;
   readonly verifiedAt: string | null;
   readonly lastCheckedAt: string | null;
   readonly createdAt: string;
@@ -44,6 +47,7 @@ export interface DomainSettingsInput {
   readonly inboundLabel?: string | undefined;
   readonly addresses?: readonly string[] | undefined;
   readonly restrictSenders?: boolean | undefined;
+  readonly unsubscribeLink?: boolean | undefined;
 }
 
 interface Deps {
@@ -76,6 +80,7 @@ export function domainView(row: DomainRow, hosts: ServiceHosts): DomainView {
     inboundLabel: row.inbound_label,
     addresses: JSON.parse(row.addresses) as string[],
     restrictSenders: row.restrict_senders === 1,
+    unsubscribeLink: row.unsubscribe_link === 1,
     verifiedAt: row.verified_at,
     lastCheckedAt: row.last_checked_at,
     createdAt: row.created_at,
@@ -118,6 +123,7 @@ export async function createDomain(
     inbound_label: 'inbox',
     addresses: '[]',
     restrict_senders: 0,
+    unsubscribe_link: 0,
     verified_at: null,
     last_checked_at: null,
     next_check_at: null,
@@ -128,6 +134,15 @@ export async function createDomain(
   try {
     await db.transaction().execute(async (trx) => {
       await domains.insertDomain(trx, row);
+      await recordStatusChange(trx, {
+        domainId: id,
+        userId,
+        from: null,
+        to: 'PENDING',
+        trigger: 'created',
+        checks: null,
+        at: now,
+      });
       await recordAudit(trx, {
         actor: deps.actor,
         userId,
@@ -154,6 +169,14 @@ async function requireDomain(db: Kysely<Database>, userId: string, domainId: str
   return row;
 }
 
+/** `GET /v1/domains/{id}/status-history`: the domain's status changes, newest first. */
+export async function domainStatusHistory(
+  deps: Deps & { domainId: string },
+): Promise<{ data: StatusChangeView[] }> {
+  await requireDomain(deps.db, deps.userId, deps.domainId);
+  return { data: await listStatusChanges(deps.db, deps.userId, deps.domainId) };
+}
+
 export async function getDomain(deps: Deps & { hosts: ServiceHosts; domainId: string }): Promise<DomainView> {
   return domainView(await requireDomain(deps.db, deps.userId, deps.domainId), deps.hosts);
 }
@@ -168,6 +191,7 @@ export async function updateDomain(
   if (input.inboundLabel !== undefined) settings.inbound_label = input.inboundLabel;
   if (input.addresses !== undefined) settings.addresses = JSON.stringify(input.addresses);
   if (input.restrictSenders !== undefined) settings.restrict_senders = input.restrictSenders ? 1 : 0;
+  if (input.unsubscribeLink !== undefined) settings.unsubscribe_link = input.unsubscribeLink ? 1 : 0;
   await db.transaction().execute(async (trx) => {
     // updated_at moves on every change: the MTA's cached view of domains refreshes from it.
     await domains.updateDomainSettings(trx, userId, domainId, settings, isoNow());

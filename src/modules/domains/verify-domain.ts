@@ -1,3 +1,4 @@
+import { recordStatusChange } from './domain-status-history';
 import type { Kysely } from 'kysely';
 import type { Database, DomainStatus } from '../../db/schema';
 import type { DnsResolver } from '../../shared/dns-resolver';
@@ -107,6 +108,17 @@ export async function attemptVerification(
         if (heldElsewhere) next = unchanged;
       }
       saved = await domains.saveVerificationState(trx, row.id, row.status, next, checkedAt);
+      if (saved && next.status !== row.status) {
+        await recordStatusChange(trx, {
+          domainId: row.id,
+          userId: row.user_id,
+          from: row.status,
+          to: next.status,
+          trigger,
+          checks: codes,
+          at: checkedAt,
+        });
+      }
       if (actor !== null || (saved && next.regressed)) await audit(trx);
     });
   } catch (err) {

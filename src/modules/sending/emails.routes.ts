@@ -33,6 +33,7 @@ import {
 } from './send-request';
 import { EmailDetail, SendAccepted } from '../sending/sending.responses';
 import { EmailPage, EmailView } from '../emails/emails.responses';
+import { unsubscribeKey } from '../unsubscribe/unsubscribe-token';
 
 /** `/v1/emails`: send, list, retrieve, cancel. */
 export function emailRoutes(deps: ApiDeps): RouteGroup {
@@ -195,7 +196,13 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       const raw =
         email.mode === 'test'
           ? await getCapturedRaw({ db: deps.db, userId, emailId: id })
-          : await messageBytes({ db: deps.db, baseUrl: deps.config.baseUrl, email, recipients });
+          : await messageBytes({
+              db: deps.db,
+              baseUrl: deps.config.baseUrl,
+              unsubscribeKey: unsubscribeKey(deps.config.secretKey),
+              email,
+              recipients,
+            });
       ctx.set('Content-Disposition', `attachment; filename="${id}.eml"`);
       ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
       ctx.type = 'message/rfc822';

@@ -169,6 +169,7 @@ async function record(
       http_status: outcome.httpStatus,
       error: outcome.ok ? null : outcome.error,
       duration_ms: outcome.durationMs,
+      response_excerpt: outcome.httpStatus === null ? null : outcome.responseExcerpt,
       created_at: at,
     });
     await repo.pruneAttempts(

@@ -8,6 +8,8 @@ export const WEBHOOK_EVENTS = [
   'email.failed',
   'email.complained',
   'email.received',
+  // Not in the spec's list: a recipient used the one-click unsubscribe link (issue 22 item 5).
+  'email.unsubscribed',
 ] as const satisfies readonly WebhookEventName[];
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

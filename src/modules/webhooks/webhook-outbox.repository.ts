@@ -6,7 +6,13 @@ import { newId } from '../../shared/ids';
 
 /** Webhook event names (spec: Events). */
 export type WebhookEventName =
-  'email.sent' | 'email.delivered' | 'email.bounced' | 'email.failed' | 'email.complained' | 'email.received';
+  | 'email.sent'
+  | 'email.delivered'
+  | 'email.bounced'
+  | 'email.failed'
+  | 'email.complained'
+  | 'email.received'
+  | 'email.unsubscribed';
 
 export interface OutboxInput {
   readonly userId: string;

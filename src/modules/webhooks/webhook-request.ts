@@ -7,10 +7,22 @@ import { urlHost } from './webhook-url';
 
 /** Spec: the receiver answers 2xx within 10 seconds. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
+/** How much of the receiver's body an attempt keeps (issue 19: the attempt log's response excerpt). */
+export const RESPONSE_EXCERPT_BYTES = 512;
+/**
+ * How long the body may take after the status line. The status decides the attempt; the
+ * excerpt is only a help, so a receiver that answers 200 and then stalls still succeeds.
+ */
+const EXCERPT_WAIT_MS = 1_000;
 
 /** One HTTP attempt's result, as a value: the caller decides about retries and disabling. */
 export type RequestOutcome =
-  | { readonly ok: true; readonly httpStatus: number; readonly durationMs: number }
+  | {
+      readonly ok: true;
+      readonly httpStatus: number;
+      readonly durationMs: number;
+      readonly responseExcerpt: string | null;
+    }
   | {
       readonly ok: false;
       /** The receiver's status when it answered, else null (refused, DNS, connect, timeout). */
@@ -19,6 +31,8 @@ export type RequestOutcome =
       readonly durationMs: number;
       /** True when the SSRF guard stopped it: nothing was sent. */
       readonly refused: boolean;
+      /** The start of the receiver's body when it answered, else null. */
+      readonly responseExcerpt: string | null;
     };
 
 export interface WebhookRequest {
@@ -65,12 +79,18 @@ export async function postWebhook(req: WebhookRequest): Promise<RequestOutcome> 
   const timeoutMs = req.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = req.signal ? AbortSignal.any([deadline, req.signal]) : deadline;
-  const failure = (error: string, httpStatus: number | null = null, refused = false): RequestOutcome => ({
+  const failure = (
+    error: string,
+    httpStatus: number | null = null,
+    refused = false,
+    responseExcerpt: string | null = null,
+  ): RequestOutcome => ({
     ok: false,
     httpStatus,
     error,
     durationMs: elapsed(),
     refused,
+    responseExcerpt,
   });
   const timedOut = (): string => `timed out after ${timeoutMs} ms`;
 
@@ -117,12 +137,13 @@ export async function postWebhook(req: WebhookRequest): Promise<RequestOutcome> 
     });
     request.on('response', (res) => {
       const status = res.statusCode ?? 0;
-      // The body is neither needed nor stored; closing now also ends a receiver that streams forever.
-      res.destroy();
-      if (status >= 200 && status < 300) resolve({ ok: true, httpStatus: status, durationMs: elapsed() });
-      else if (status >= 300 && status < 400)
-        resolve(failure(`HTTP ${status}: redirects are not followed`, status));
-      else resolve(failure(`HTTP ${status}`, status));
+      void readExcerpt(res).then((excerpt) => {
+        if (status >= 200 && status < 300) {
+          resolve({ ok: true, httpStatus: status, durationMs: elapsed(), responseExcerpt: excerpt });
+        } else if (status >= 300 && status < 400) {
+          resolve(failure(`HTTP ${status}: redirects are not followed`, status, false, excerpt));
+        } else resolve(failure(`HTTP ${status}`, status, false, excerpt));
+      });
     });
     request.on('error', (err) => {
       if (err instanceof Refused) resolve(failure(`refused: ${err.message}`, null, true));
@@ -131,5 +152,33 @@ export async function postWebhook(req: WebhookRequest): Promise<RequestOutcome> 
       else resolve(failure(err.message || (err as NodeJS.ErrnoException).code || 'request failed'));
     });
     request.end(req.body);
+  });
+}
+
+/**
+ * The first RESPONSE_EXCERPT_BYTES of the body, as UTF-8 (a character cut at the end
+ * shows as U+FFFD). The response is destroyed once they are in, at its end, on an error
+ * or after EXCERPT_WAIT_MS: a receiver that streams forever or stalls costs no more.
+ */
+function readExcerpt(res: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (): void => {
+      clearTimeout(timer);
+      res.off('data', onData);
+      res.destroy();
+      resolve(Buffer.concat(chunks, size).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8'));
+    };
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= RESPONSE_EXCERPT_BYTES) done();
+    };
+    const timer = setTimeout(done, EXCERPT_WAIT_MS);
+    res.on('data', onData);
+    res.once('end', done);
+    res.once('error', done);
+    res.once('aborted', done);
   });
 }

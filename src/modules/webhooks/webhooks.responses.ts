@@ -40,6 +40,9 @@ export const WebhookAttemptView = z
     httpStatus: z.number().int().nullable(),
     error: z.string().nullable(),
     durationMs: z.number().int(),
+    responseExcerpt: z.string().nullable().meta({
+      description: "The first 512 bytes of the receiver's response body (UTF-8); null when it did not answer",
+    }),
     createdAt: timestamp,
   })
   .meta({ id: 'WebhookAttempt' });

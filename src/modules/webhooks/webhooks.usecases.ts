@@ -46,6 +46,8 @@ export interface WebhookAttemptView {
   readonly httpStatus: number | null;
   readonly error: string | null;
   readonly durationMs: number;
+  /** The start of the receiver's body (up to 512 bytes), or null when it did not answer. */
+  readonly responseExcerpt: string | null;
   readonly createdAt: string;
 }
 
@@ -76,6 +78,7 @@ export function attemptView(r: WebhookAttemptRow): WebhookAttemptView {
     httpStatus: r.http_status,
     error: r.error,
     durationMs: r.duration_ms,
+    responseExcerpt: r.response_excerpt,
     createdAt: r.created_at,
   };
 }

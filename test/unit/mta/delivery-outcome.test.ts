@@ -140,7 +140,7 @@ describe('deliveryOutcomes: bounce', () => {
     );
   });
 
-  it('no such domain / no MX: `failed` at once, no SMTP code (Haraka’s 550 is its own)', () => {
+  it('no such domain / no address: `bounced` at once (a hard bounce), no SMTP code (Haraka’s 550 is its own)', () => {
     const o = one(
       bounce(
         {
@@ -152,11 +152,11 @@ describe('deliveryOutcomes: bounce', () => {
         'Nowhere to deliver mail to for domain: nx.test',
       ),
     );
-    assert.deepEqual([o.outcome, o.smtpCode, o.enhancedStatus, o.attempt], ['failed', null, '5.1.2', 1]);
+    assert.deepEqual([o.outcome, o.smtpCode, o.enhancedStatus, o.attempt], ['bounced', null, '5.1.2', 1]);
     assert.match(o.response, /nx\.test/);
   });
 
-  it('a null MX (RFC 7505): `failed` with 5.1.10', () => {
+  it('a null MX (RFC 7505): `bounced` with 5.1.10', () => {
     const o = one(
       bounce(
         { address: 'r@null.test', dsnStatus: '5.1.10' },
@@ -164,7 +164,7 @@ describe('deliveryOutcomes: bounce', () => {
         'Domain null.test sends and receives no email (NULL MX)',
       ),
     );
-    assert.deepEqual([o.outcome, o.enhancedStatus], ['failed', '5.1.10']);
+    assert.deepEqual([o.outcome, o.enhancedStatus], ['bounced', '5.1.10']);
   });
 
   it('a reply Haraka cannot parse: `failed` (it has no remote code)', () => {

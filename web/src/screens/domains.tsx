@@ -1,9 +1,9 @@
 // Screen 4: domains: add, the records to publish with a copy button each, verify with every
-// check's code and next step, delete (a 409 explained).
+// check's code and next step, status history, one-click unsubscribe, delete (a 409 explained).
 import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import type { CheckResult, Domain, Verification } from '../api';
-import { ApiError, del, get, post } from '../api';
+import type { CheckResult, Domain, DomainStatusChange, Verification } from '../api';
+import { ApiError, del, get, patch, post } from '../api';
 import { Badge, CopyButton, Empty, ErrorBox, Loaded, PageTitle, Time, useAction, useLoad } from '../ui';
 
 export function Domains() {
@@ -84,8 +84,13 @@ const CHECKS: readonly (readonly [keyof Verification, string])[] = [
 export function DomainDetail(props: { id: string }) {
   const path = `/v1/domains/${encodeURIComponent(props.id)}`;
   const [load, reload] = useLoad(() => get<Domain>(path), path);
+  const [history, reloadHistory] = useLoad(
+    () => get<{ data: DomainStatusChange[] }>(`${path}/status-history`),
+    `${path}/status-history`,
+  );
   const [result, setResult] = useState<Verification | null>(null);
   const verify = useAction();
+  const unsub = useAction();
   const remove = useAction();
   const [, navigate] = useLocation();
   return (
@@ -165,6 +170,7 @@ export function DomainDetail(props: { id: string }) {
                       throw err;
                     }
                     await reload();
+                    await reloadHistory();
                   })
                 }
               >
@@ -197,6 +203,34 @@ export function DomainDetail(props: { id: string }) {
             {verify.error ? <ErrorBox message={verify.error} /> : null}
             {remove.error ? <ErrorBox message={remove.error} /> : null}
             {result ? <VerifyResult v={result} /> : null}
+            <h2>One-click unsubscribe</h2>
+            <label class="inline">
+              <input
+                type="checkbox"
+                checked={d.unsubscribeLink}
+                disabled={unsub.busy}
+                onChange={(e) => {
+                  const on = e.currentTarget.checked;
+                  void unsub.run(async () => {
+                    await patch(path, { unsubscribeLink: on });
+                    await reload();
+                  });
+                }}
+              />{' '}
+              Add a Mailroom-served one-click List-Unsubscribe (RFC 8058) to single-recipient mail without its
+              own
+            </label>
+            {unsub.error ? <ErrorBox message={unsub.error} /> : null}
+            <h2>Status history</h2>
+            <Loaded load={history}>
+              {(h) =>
+                h.data.length === 0 ? (
+                  <Empty>No status changes yet.</Empty>
+                ) : (
+                  <StatusHistory changes={h.data} />
+                )
+              }
+            </Loaded>
           </>
         )}
       </Loaded>
@@ -238,6 +272,53 @@ function VerifyResult(props: { v: Verification }) {
           </ol>
         </>
       ) : null}
+    </div>
+  );
+}
+
+const TRIGGER: Record<DomainStatusChange['trigger'], string> = {
+  created: 'domain added',
+  api: 'verification from the API or this screen',
+  recheck: 'background re-check',
+  migration: 'recorded at upgrade (time approximate)',
+};
+
+function StatusHistory(props: { changes: DomainStatusChange[] }) {
+  return (
+    <div class="table-wrap" tabIndex={0}>
+      <table>
+        <caption class="sr-only">Status changes, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Status</th>
+            <th scope="col">Why</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.changes.map((c, i) => (
+            <tr key={`${c.at}:${i}`}>
+              <td>
+                <Time iso={c.at} />
+              </td>
+              <td>
+                {c.from ? <Badge value={c.from} /> : null}
+                {c.from ? ' → ' : ''}
+                <Badge value={c.to} />
+              </td>
+              <td>
+                {TRIGGER[c.trigger]}
+                {c.checks
+                  ? ` (${Object.entries(c.checks)
+                      .filter(([, v]) => v !== 'pass')
+                      .map(([k, v]) => `${k}: ${v}`)
+                      .join(', ')})`.replace(' ()', '')
+                  : ''}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

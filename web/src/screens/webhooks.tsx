@@ -23,6 +23,7 @@ const EVENTS = [
   'email.failed',
   'email.complained',
   'email.received',
+  'email.unsubscribed',
 ] as const;
 
 interface Webhook {
@@ -46,6 +47,8 @@ interface Attempt {
   readonly httpStatus: number | null;
   readonly error: string | null;
   readonly durationMs: number;
+  /** The first 512 bytes of the receiver's body; null when it did not answer. */
+  readonly responseExcerpt: string | null;
   readonly createdAt: string;
 }
 
@@ -233,6 +236,12 @@ export function WebhookDetail(props: { id: string }) {
                         </td>
                         <td class="mono">
                           {a.httpStatus ?? ''} {a.error ?? ''}
+                          {a.responseExcerpt ? (
+                            <details>
+                              <summary>Response body</summary>
+                              <pre class="excerpt">{a.responseExcerpt}</pre>
+                            </details>
+                          ) : null}
                         </td>
                         <td>{a.durationMs} ms</td>
                       </tr>
