@@ -12,6 +12,8 @@
  * Classification is src/mta/delivery-outcome.ts.
  */ import constants from 'haraka-constants';
 import { disableNagleOnOutbound } from '../../src/mta/outbound-no-delay';
+import type { HmailClass } from '../../src/mta/outbound-tls-session';
+import { outboundTlsOf, trackOutboundTls } from '../../src/mta/outbound-tls-session';
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import { iniInteger, iniValue } from '../ini';
 import type { HarakaAddress, HarakaHmail, HarakaNext, HarakaPlugin, HarakaRecipient } from '../types';
@@ -19,6 +21,7 @@ import { deliveryFinished, destinationDelivered, pacedDeferral, pacedRetry } fro
 import { onHook, report, text } from './record-outcome';
 import type { Relay } from './route';
 import { routeMessage } from './route';
+import { setUpSts, stsDeferral } from './sts';
 import { skipRefusingGreetings } from '../../src/mta/greeting-fallback';
 
 const state = {
@@ -34,6 +37,10 @@ export function register(this: HarakaPlugin): void {
   )
     this.logwarn(
       'outbound client_pool.get_client not found: relays keep Nagle delays (see src/mta/outbound-no-delay.ts)',
+    );
+  if (!trackOutboundTls(this.haraka_require('outbound/hmail') as HmailClass))
+    this.logwarn(
+      'outbound HMailItem.try_deliver_host_on_socket not found: attempts record no TLS (see src/mta/outbound-tls-session.ts)',
     );
   if (
     !skipRefusingGreetings(
@@ -60,10 +67,12 @@ export function register(this: HarakaPlugin): void {
   const intervals = cfg?.temp_fail_intervals;
   if (!Array.isArray(intervals)) throw new Error("Haraka's outbound config has no temp_fail_intervals");
   state.retryBudget = intervals.length;
+  const sts = setUpSts(this);
   this.loginfo(state.relay ? 'outbound via SMTP_RELAY' : "outbound to each domain's MX", {
     event: 'mta_outbound_route',
     relay: state.relay ? `${state.relay.exchange}:${state.relay.port}` : null,
     retries: state.retryBudget,
+    mtaSts: sts && state.relay === undefined,
   });
   this.register_hook('get_mx', 'route');
   this.register_hook('delivered', 'recordDelivered');
@@ -97,6 +106,7 @@ export function recordDelivered(
       host: host || ip || null,
       numFailures: hmail.num_failures,
       at: new Date().toISOString(),
+      tls: outboundTlsOf(hmail),
     }),
     // Haraka removes the queue file whatever we answer: the message is delivered.
     () => next(),
@@ -139,9 +149,10 @@ export function recordDeferred(
         // Haraka's "bad destination system" of a DENYSOFT from get_mx.
         paced.heldText === undefined ? report(r) : { address: r.address, dsnStatus: '4.4.5' },
       ),
-      error: paced.heldText ?? text(params.err),
+      error: paced.heldText ?? stsDeferral(hmail, text(params.err)),
       numFailures: hmail.num_failures,
       at: new Date().toISOString(),
+      tls: outboundTlsOf(hmail),
     }),
     // CONT: retry at the next interval (or at the destination's back-off end), recorded
     // or not (the next attempt records again).
@@ -179,6 +190,7 @@ export function recordBounce(
       unsigned: hmail.todo?.notes[UNSIGNED_NOTE] === true,
       refusedMx: refusedMxOf(hmail),
       at: new Date().toISOString(),
+      tls: outboundTlsOf(hmail),
     }),
     // OK: recorded, no DSN from Haraka. Not recorded: CONT lets Haraka send its
     // RFC 3464 DSN to the VERP address, which comes back to our own bounce

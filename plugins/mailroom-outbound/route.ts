@@ -13,6 +13,7 @@ import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import type { HarakaHmail, HarakaNext, HarakaPlugin } from '../types';
 import { holdBack } from './pacing';
 import { text } from './record-outcome';
+import { applySts } from './sts';
 
 /** The relay as get_mx_respond() takes it. */
 export interface Relay {
@@ -63,7 +64,17 @@ export function routeMessage(
         // deferred hook schedules the retry.
         next(constants.denysoft, 'destination paced');
       } else {
-        next(constants.ok, decision.targets);
+        applySts(plugin, hmail, domain, decision.targets).then(
+          (sts) => ('defer' in sts ? next(constants.denysoft, sts.defer) : next(constants.ok, sts.targets)),
+          (err: unknown) => {
+            hmail.logwarn(plugin, 'MTA-STS check failed', {
+              event: 'mta_sts_failed',
+              domain,
+              error: text(err),
+            });
+            next(constants.ok, decision.targets);
+          },
+        );
       }
     },
     (err: unknown) => {

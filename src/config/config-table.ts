@@ -236,6 +236,23 @@ export const configTable = {
     hostPort(),
     "`host:port` of a smarthost; when set all outbound mail goes there instead of to the recipients' MX.",
   ),
+  mtaSts: key(
+    'MTA_STS',
+    bool,
+    'true',
+    "Honour recipient domains' MTA-STS policies (RFC 8461) when delivering to their MX: `enforce` delivers only to the policy's MX hosts over TLS with a valid certificate (else the recipient is deferred with the reason), `testing` only logs. Not applied to `SMTP_RELAY`.",
+  ),
+  mtaStsTestPort: key(
+    'MTA_STS_TEST_PORT',
+    int(1, 65535),
+    '443',
+    'Test-only: the HTTPS port MTA-STS policies are fetched from (`https://mta-sts.<domain>:<port>/.well-known/mta-sts.txt`). RFC 8461 says 443; other values exist for tests on loopback.',
+  ),
+  extraCaFile: optional(
+    'EXTRA_CA_FILE',
+    str,
+    'PEM file of extra certificate authorities the MTA trusts, besides the system ones, when it verifies certificates (MTA-STS policy hosts and MX hosts under an `enforce` policy). For a private CA, and for tests.',
+  ),
   mtaRetryIntervals: key(
     'MTA_RETRY_INTERVALS',
     list(int(5, 7 * 24 * 3600)),

@@ -214,6 +214,8 @@ export interface EmailEventsTable {
   type: string;
   message: string | null;
   created_at: string;
+  /** Delivery attempts only: `TLSv1.3 TLS_AES_256_GCM_SHA384`, or `plaintext` (migration 019). */
+  tls: string | null;
 }
 
 export interface EmailAttachmentsTable {

@@ -39,6 +39,11 @@ interface EventBase {
   readonly numFailures: number;
   /** When the hook ran (RFC 3339). */
   readonly at: string;
+  /**
+   * How the message's SMTP session was protected (src/mta/outbound-tls-session.ts):
+   * `<version> <cipher>`, `plaintext`, or null when no session was opened.
+   */
+  readonly tls?: string | null | undefined;
 }
 
 export type DeliveryEvent =
@@ -84,7 +89,6 @@ function nonEmpty(...texts: (string | undefined)[]): string {
   return '';
 }
 
-
 /**
  * The recipient's domain answered, authoritatively, that it takes no mail: NXDOMAIN or no
  * address at all (Haraka's 5.1.2 on the first attempt, "Nowhere to deliver mail to") or a
@@ -105,7 +109,8 @@ function undelivered(
   outcome: MtaOutcomeKind,
   r: RecipientReport,
   error: string,
-): Pick<MtaOutcomePayload, 'outcome' | 'smtpCode' | 'enhancedStatus' | 'response' | 'host'> {
+  tls: string | null,
+): Pick<MtaOutcomePayload, 'outcome' | 'smtpCode' | 'enhancedStatus' | 'response' | 'host' | 'tls'> {
   const smtpCode = replyCode(r.smtpCode);
   if (smtpCode !== null) {
     return {
@@ -114,13 +119,23 @@ function undelivered(
       enhancedStatus: status(r.smtpExtc),
       response: nonEmpty(r.smtpResponse, error),
       host: r.remoteMta ?? null,
+      tls,
     };
   }
   // Haraka marks a temporary local failure with its own class-5 status (e.g.
   // "Tried all MXs" gets 5.1.2): only a 4.x.x status is meaningful for a deferral.
   const own = status(r.dsnStatus);
   const enhancedStatus = outcome === 'deferred' && own !== null && !own.startsWith('4.') ? null : own;
-  return { outcome, smtpCode: null, enhancedStatus, response: nonEmpty(error, r.dsnMsg), host: null };
+  // No reply from a remote: whatever session was last opened is not what failed (a refused
+  // connection, a broken handshake), so the attempt names no TLS.
+  return {
+    outcome,
+    smtpCode: null,
+    enhancedStatus,
+    response: nonEmpty(error, r.dsnMsg),
+    host: null,
+    tls: null,
+  };
 }
 
 /** Lower-cased envelope recipient, as the email_recipients table keys it. */
@@ -159,12 +174,13 @@ export function deliveryOutcomes(event: DeliveryEvent): MtaOutcomePayload[] {
         response: event.response.trim(),
         attempt: event.numFailures + 1,
         host: event.host,
+        tls: event.tls ?? null,
       }));
     case 'deferred':
       return event.recipients.map((r) => ({
         ...base,
         recipient: recipient(r.address),
-        ...undelivered('deferred', r, event.error),
+        ...undelivered('deferred', r, event.error, event.tls ?? null),
         attempt: Math.max(1, event.numFailures),
       }));
     case 'bounce': {
@@ -201,7 +217,12 @@ export function deliveryOutcomes(event: DeliveryEvent): MtaOutcomePayload[] {
           !exhausted && ((code !== null && code >= 500) || (code === null && isDeadDomain(r.dsnStatus)))
             ? 'bounced'
             : 'failed';
-        return { ...base, recipient: recipient(r.address), ...undelivered(outcome, r, event.error), attempt };
+        return {
+          ...base,
+          recipient: recipient(r.address),
+          ...undelivered(outcome, r, event.error, event.tls ?? null),
+          attempt,
+        };
       });
     }
   }

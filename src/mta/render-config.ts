@@ -28,6 +28,9 @@ export type MtaConfig = Pick<
   | 'shutdownTimeoutMs'
   | 'tlsCertFile'
   | 'tlsKeyFile'
+  | 'mtaSts'
+  | 'mtaStsTestPort'
+  | 'extraCaFile'
 >;
 
 export interface RenderedMta {
@@ -104,6 +107,9 @@ export function templateValues(config: MtaConfig): Record<string, string> {
     log_level: harakaLogLevel(config.logLevel),
     force_shutdown_timeout: String(harakaShutdownSeconds(config.shutdownTimeoutMs)),
     dns_servers: (config.dnsServers ?? []).map(serverAddress).join(','),
+    mta_sts: String(config.mtaSts),
+    mta_sts_port: String(config.mtaStsTestPort),
+    extra_ca_file: config.extraCaFile === undefined ? '' : path.resolve(config.extraCaFile),
   };
 }
 

@@ -38,6 +38,8 @@ export interface SmtpSinkOptions {
   host?: string;
   /** Listen port; default a free one. Sinks for several MXs share one port on different addresses. */
   port?: number;
+  /** STARTTLS key and certificate (PEM); default smtp-server's built-in test pair (for localhost). */
+  tls?: { key: Buffer; cert: Buffer };
   /** Greet every connection with this (e.g. 421 busy) and close, instead of 220. */
   greeting?: { code: 421 | 554; message: string };
 }
@@ -137,6 +139,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     // The default reverse lookup of each client goes to the system resolver, which tests must not
     // depend on (and which can stall the greeting for up to 1.5 s when it is unreachable).
     disableReverseLookup: true,
+    ...(options.tls ?? {}),
     // Backstop for clients that ignore the 421 sent by close().
     closeTimeout: 1000,
     onConnect(_session, callback) {

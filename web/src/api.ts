@@ -143,6 +143,8 @@ export interface EmailEvent {
   readonly message: string | null;
   readonly recipient: string | null;
   readonly createdAt: string;
+  /** Delivery attempts: TLS version and cipher of the session with the MX, or "plaintext". */
+  readonly tls?: string | null;
 }
 
 export interface Delivery {

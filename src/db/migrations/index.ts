@@ -17,6 +17,7 @@ import * as m015 from './015-webhook-payload-format';
 import * as m016 from './016-domain-unsubscribe-link';
 import * as m017 from './017-webhook-response-excerpt';
 import * as m018 from './018-domain-status-history';
+import * as m019 from './019-delivery-tls';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '016-domain-unsubscribe-link': m016,
   '017-webhook-response-excerpt': m017,
   '018-domain-status-history': m018,
+  '019-delivery-tls': m019,
 };

@@ -30,6 +30,12 @@ export interface MtaOutcomePayload {
   readonly host: string | null;
   /** When the MTA observed it (RFC 3339). */
   readonly at: string;
+  /**
+   * How this attempt's SMTP session was protected: `TLSv1.3 TLS_AES_256_GCM_SHA384`
+   * (version and cipher), `plaintext` (no STARTTLS), null when no session was opened
+   * (DNS failure, no MX reachable) or not known (a report from before issue 22).
+   */
+  readonly tls?: string | null;
 }
 
 export const MTA_OUTCOME_QUEUE = 'mta-outcome';
@@ -43,7 +49,7 @@ const KINDS: readonly string[] = ['delivered', 'deferred', 'bounced', 'failed'];
 /** Validates a job payload read back from the database. */
 export function parseMtaOutcome(v: unknown): MtaOutcomePayload | undefined {
   if (!isRecord(v)) return undefined;
-  const { emailId, recipient, outcome, smtpCode, enhancedStatus, response, attempt, host, at } = v;
+  const { emailId, recipient, outcome, smtpCode, enhancedStatus, response, attempt, host, at, tls } = v;
   if (typeof emailId !== 'string' || typeof recipient !== 'string' || typeof outcome !== 'string')
     return undefined;
   if (!KINDS.includes(outcome) || typeof response !== 'string' || typeof at !== 'string') return undefined;
@@ -57,6 +63,7 @@ export function parseMtaOutcome(v: unknown): MtaOutcomePayload | undefined {
     attempt: typeof attempt === 'number' ? attempt : 1,
     host: typeof host === 'string' ? host : null,
     at,
+    tls: typeof tls === 'string' ? tls : null,
   };
 }
 

@@ -12,6 +12,8 @@ export interface EmailEventInput {
   readonly type: string;
   readonly message?: string | null;
   readonly at?: string;
+  /** How the delivery attempt's SMTP session was protected (see migration 019). */
+  readonly tls?: string | null;
 }
 
 // Runs for every message sent and every delivery report: compiled once
@@ -25,6 +27,7 @@ export const insertEvent = new PreparedQuery<Required<Insertable<EmailEventsTabl
     type: s.param('type'),
     message: s.param('message'),
     created_at: s.param('created_at'),
+    tls: s.param('tls'),
   }),
 );
 
@@ -38,5 +41,6 @@ export async function recordEmailEvent(db: Kysely<Database>, e: EmailEventInput)
     type: e.type,
     message: e.message ?? null,
     created_at: e.at ?? isoNow(),
+    tls: e.tls ?? null,
   });
 }

@@ -54,6 +54,7 @@ export interface EventView {
   readonly message: string | null;
   readonly recipient: string | null;
   readonly createdAt: string;
+  readonly tls: string | null;
 }
 
 function json(text: string | null): unknown {
@@ -100,6 +101,7 @@ export function emailView(
             message: e.message,
             recipient: e.recipient,
             createdAt: e.created_at,
+            tls: e.tls,
           })),
         }
       : {}),

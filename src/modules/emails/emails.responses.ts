@@ -21,6 +21,12 @@ export const EmailEventView = z
     message: z.string().nullable(),
     recipient: z.string().nullable(),
     createdAt: timestamp,
+    tls: z
+      .string()
+      .nullable()
+      .describe(
+        'Delivery attempts: the TLS version and cipher of the SMTP session with the MX (e.g. "TLSv1.3 TLS_AES_256_GCM_SHA384"), or "plaintext" when it offered no STARTTLS; null for other entries or when no session was opened.',
+      ),
   })
   .meta({ id: 'EmailEvent' });
 

@@ -271,6 +271,7 @@ async function writeMessage(
     type: 'queued',
     message: m.queuedMessage,
     created_at: m.now,
+    tls: null,
   });
   const scheduledAt = m.fields.scheduled_at;
   await insertNewJob(trx, emailSendJob(m.id, scheduledAt ? new Date(scheduledAt) : undefined), m.now);

@@ -60,6 +60,7 @@ describe('deliveryOutcomes: delivered', () => {
         response: 'OK: queued as 12345',
         attempt: 2,
         host: 'mx.dest.test',
+        tls: null,
       },
       { ...outcomes[0], recipient: 'b@dest.test' },
     ]);
@@ -202,6 +203,34 @@ describe('deliveryOutcomes: bounce', () => {
       deliveryOutcomes(event).map((o) => `${o.recipient} ${o.outcome} ${o.smtpCode}`),
       ['x@d.test bounced 550', 'y@d.test bounced 552'],
     );
+  });
+});
+
+describe('deliveryOutcomes: TLS of the attempt (issue 22 item 3)', () => {
+  const TLS = 'TLSv1.3 TLS_AES_256_GCM_SHA384';
+
+  it('a delivery, a remote 4xx and a remote 5xx carry the session’s TLS', () => {
+    const delivered: DeliveryEvent = {
+      hook: 'delivered',
+      emailId: EMAIL,
+      recipients: ['r@dest.test'],
+      response: 'OK',
+      host: 'mx.dest.test',
+      numFailures: 0,
+      at: AT,
+      tls: TLS,
+    };
+    assert.equal(one(delivered).tls, TLS);
+    assert.equal(
+      one({ ...deferred(remote('451', '4.7.1', 'Greylisted'), 1), tls: 'plaintext' }).tls,
+      'plaintext',
+    );
+    assert.equal(one({ ...bounce(remote('550', '5.1.1', 'No such user'), 0), tls: TLS }).tls, TLS);
+  });
+
+  it('a failure no remote answered names no TLS: that session is not what failed', () => {
+    const unreachable = deferred({ address: 'r@dest.test', dsnStatus: '5.1.2' }, 1, 'Tried all MXs');
+    assert.equal(one({ ...unreachable, tls: 'plaintext' }).tls, null);
   });
 });
 

@@ -111,6 +111,7 @@ export function EmailDetail(props: { id: string }) {
                   <Time iso={ev.createdAt} /> <Badge value={ev.type} tone="neutral" />
                   {ev.recipient ? <span> {ev.recipient}</span> : null}
                   {ev.message ? <span class="mono"> {ev.message}</span> : null}
+                  {ev.tls ? <span class="muted"> ({ev.tls === 'plaintext' ? 'no TLS' : ev.tls})</span> : null}
                 </li>
               ))}
             </ol>
