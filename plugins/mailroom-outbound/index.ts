@@ -17,6 +17,7 @@ import { outboundTlsOf, trackOutboundTls } from '../../src/mta/outbound-tls-sess
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import { iniInteger, iniValue } from '../ini';
 import type { HarakaAddress, HarakaHmail, HarakaNext, HarakaPlugin, HarakaRecipient } from '../types';
+import { deliveryFinished, destinationDelivered, pacedDeferral, pacedRetry } from './pacing';
 import { onHook, report, text } from './record-outcome';
 import type { Relay } from './route';
 import { routeMessage } from './route';
@@ -91,6 +92,7 @@ export function recordDelivered(
   params: readonly [string, string, string, number, number, string, readonly HarakaAddress[], ...unknown[]],
 ): void {
   const [host, ip, response, , , , okRecipients] = params;
+  destinationDelivered(hmail);
   onHook(
     this,
     next,
@@ -117,8 +119,23 @@ export function recordDeferred(
   this: HarakaPlugin,
   next: HarakaNext,
   hmail: HarakaHmail,
-  params: { readonly err?: unknown; readonly fail_recips?: readonly HarakaRecipient[] },
+  params: {
+    readonly delay?: unknown;
+    readonly err?: unknown;
+    readonly fail_recips?: readonly HarakaRecipient[];
+  },
 ): void {
+  deliveryFinished(hmail);
+  const capped = pacedRetry(hmail);
+  if (capped !== undefined) {
+    // Held for the destination's caps: no attempt was made, nothing to record.
+    next(constants.denysoft, String(capped));
+    return;
+  }
+  const paced = pacedDeferral(this, hmail, params, text(params.err));
+  // DENYSOFT with seconds: Haraka retries then instead of at its own interval (deferred_respond).
+  const retry = () =>
+    paced.retryInSeconds === undefined ? next() : next(constants.denysoft, String(paced.retryInSeconds));
   onHook(
     this,
     next,
@@ -127,14 +144,19 @@ export function recordDeferred(
     (emailId) => ({
       hook: 'deferred',
       emailId,
-      recipients: (params.fail_recips ?? hmail.todo?.rcpt_to ?? []).map(report),
-      error: stsDeferral(hmail, text(params.err)),
+      recipients: (params.fail_recips ?? hmail.todo?.rcpt_to ?? []).map((r) =>
+        // Held back without a connection: RFC 3463 X.4.5, mail system congestion, not
+        // Haraka's "bad destination system" of a DENYSOFT from get_mx.
+        paced.heldText === undefined ? report(r) : { address: r.address, dsnStatus: '4.4.5' },
+      ),
+      error: paced.heldText ?? stsDeferral(hmail, text(params.err)),
       numFailures: hmail.num_failures,
       at: new Date().toISOString(),
       tls: outboundTlsOf(hmail),
     }),
-    // CONT: retry at the next interval, recorded or not (the next attempt records again).
-    () => next(),
+    // CONT: retry at the next interval (or at the destination's back-off end), recorded
+    // or not (the next attempt records again).
+    retry,
     // OK here deletes the queue file.
     () => next(constants.ok),
   );
@@ -152,6 +174,7 @@ export function recordBounce(
   hmail: HarakaHmail,
   err: (Error & { readonly bounced_rcpt?: readonly HarakaRecipient[] }) | undefined,
 ): void {
+  deliveryFinished(hmail);
   onHook(
     this,
     next,

@@ -11,6 +11,7 @@ import type { MxLookup } from '../../src/mta/mx-guard';
 import { routeToMx } from '../../src/mta/mx-guard';
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import type { HarakaHmail, HarakaNext, HarakaPlugin } from '../types';
+import { holdBack } from './pacing';
 import { text } from './record-outcome';
 import { applySts } from './sts';
 
@@ -58,6 +59,10 @@ export function routeMessage(
         // recordBounce reads it: the recipients fail with this reason, not Haraka's "No MX".
         if (hmail.todo) hmail.todo.notes[REFUSED_MX_NOTE] = decision.response;
         next(constants.deny, decision.response);
+      } else if (holdBack(plugin, hmail, domain, decision.targets[0]?.from_dns)) {
+        // The destination is backed off or at its caps (pacing.ts): no connection; the
+        // deferred hook schedules the retry.
+        next(constants.denysoft, 'destination paced');
       } else {
         applySts(plugin, hmail, domain, decision.targets).then(
           (sts) => ('defer' in sts ? next(constants.denysoft, sts.defer) : next(constants.ok, sts.targets)),

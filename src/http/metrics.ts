@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { oldestQueuedAgeMs, queueDepths } from '../jobs/queue-stats';
 import { QUEUES } from '../jobs/queues';
+import { gaugeValues, readSnapshot } from '../mta/destination-metrics';
 import { STATUSES } from '../modules/stats/stats-overview';
 import { emailsCreatedSince } from '../modules/stats/stats.repository';
 import { countFailedAttemptsSince } from '../modules/webhooks/webhooks.repository';
@@ -94,6 +95,46 @@ export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'sessions'>)
       uptime.set(process.uptime());
     },
   });
+  // Per-destination pacing (issue 22 item 2): the mta's snapshot in DATA_DIR, read at scrape time.
+  const destinationGauges = {
+    inFlight: new Gauge({
+      name: 'mail_destination_in_flight',
+      help: 'Deliveries in flight per destination (registrable domain of the MX host).',
+      labelNames: ['destination'],
+      registers: [registry],
+      // Registered first, so it is collected first: it sets all four from one read of the snapshot.
+      collect() {
+        const snapshot = readSnapshot(deps.config.dataDir);
+        for (const gauge of Object.values(destinationGauges)) gauge.reset();
+        if (snapshot === undefined) return;
+        for (const v of gaugeValues(snapshot, Date.now())) {
+          const labels = { destination: v.destination };
+          destinationGauges.inFlight.set(labels, v.inFlight);
+          destinationGauges.backedOff.set(labels, v.backedOff);
+          destinationGauges.remaining.set(labels, v.backoffRemainingSeconds);
+          destinationGauges.deferred.set(labels, v.deferredLastHour);
+        }
+      },
+    }),
+    backedOff: new Gauge({
+      name: 'mail_destination_backed_off',
+      help: '1 while a destination is backed off after throttling us, else 0.',
+      labelNames: ['destination'],
+      registers: [registry],
+    }),
+    remaining: new Gauge({
+      name: 'mail_destination_backoff_remaining_seconds',
+      help: 'Seconds until a backed-off destination is tried again (0 when not backed off).',
+      labelNames: ['destination'],
+      registers: [registry],
+    }),
+    deferred: new Gauge({
+      name: 'mail_destination_deferred_last_hour',
+      help: 'Deferrals per destination in the last hour (remote 4xx, refused connections, held back).',
+      labelNames: ['destination'],
+      registers: [registry],
+    }),
+  };
   const duration = new Histogram({
     name: 'mail_http_request_duration_seconds',
     help: 'HTTP request duration by method, route template and status class.',

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
 import { openDb } from '../../src/db/connect';
+import type { DestinationSnapshot } from '../../src/mta/destination-metrics';
+import { SNAPSHOT_FILE } from '../../src/mta/destination-metrics';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
@@ -144,6 +147,33 @@ describe('GET /metrics', () => {
     assert.ok(count('method="GET",route="unmatched",status_class="4xx"') >= 1);
     const keys = [...m.keys()].join('\n');
     assert.doesNotMatch(keys, /email_0000|12345/);
+  });
+
+  it('shows the mta’s per-destination pacing (snapshot in DATA_DIR)', async () => {
+    const now = Date.now();
+    const snapshot: DestinationSnapshot = {
+      at: now,
+      destinations: [
+        {
+          destination: 'google.com',
+          inFlight: 3,
+          backedOffUntil: now + 120_000,
+          deferredAt: [now - 1_000, now - 2_000],
+        },
+        { destination: 'example.org', inFlight: 1, backedOffUntil: 0, deferredAt: [now - 2 * 3_600_000] },
+      ],
+    };
+    fs.writeFileSync(path.join(app.dataDir, SNAPSHOT_FILE), JSON.stringify(snapshot));
+    const m = await scrape();
+    assert.equal(m.get('mail_destination_in_flight{destination="google.com"}'), 3);
+    assert.equal(m.get('mail_destination_backed_off{destination="google.com"}'), 1);
+    const remaining = m.get('mail_destination_backoff_remaining_seconds{destination="google.com"}') ?? 0;
+    assert.ok(remaining > 60 && remaining <= 120, String(remaining));
+    assert.equal(m.get('mail_destination_deferred_last_hour{destination="google.com"}'), 2);
+    assert.equal(m.get('mail_destination_backed_off{destination="example.org"}'), 0);
+    assert.equal(m.get('mail_destination_deferred_last_hour{destination="example.org"}'), 0);
+    fs.rmSync(path.join(app.dataDir, SNAPSHOT_FILE));
+    assert.equal((await scrape()).get('mail_destination_in_flight{destination="google.com"}'), undefined);
   });
 
   it('is closed (401) when no INTERNAL_API_TOKEN is configured', async () => {

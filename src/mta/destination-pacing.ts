@@ -1,0 +1,127 @@
+import net from 'node:net';
+import { getDomain } from 'tldts';
+
+/**
+ * Per-destination back-off of outbound delivery (issue 22, item 2), in the mta process's memory.
+ *
+ * Haraka schedules the retries of each message on its own timer and has no notion of a
+ * destination (its maintainers say so): when a large provider answers "slow down", every queued
+ * message to it would still connect and be refused again. Here a destination — the registrable
+ * domain of the MX host a recipient domain resolves to, so gmail.com and googlemail.com are both
+ * `google.com` — backs off as a whole: after a throttling reply (or refused connections) no message
+ * to it connects until the back-off ends, while other destinations keep flowing.
+ */
+
+/** The destination of an MX host name: its registrable domain (Public Suffix List), or the host itself. */
+export function destinationOf(mxHost: string): string {
+  const host = mxHost.trim().toLowerCase().replace(/\.$/, '');
+  if (net.isIP(host) !== 0) return host;
+  return getDomain(host) ?? host;
+}
+
+// Phrases large providers use in throttling replies (Gmail 421-4.7.28 "unusual rate", Microsoft
+// 451 4.7.500 "Server busy. Please try again later", Yahoo 421 4.7.0 "[TSS04] … try again later").
+// One alternation of literals: linear on the remote's text.
+const THROTTLING_TEXT = /rate limit|rate-limit|try again later|too many|unusual rate|throttl|slow down/i;
+
+/** What the remote said (or that it could not be reached), as the deferred hook sees it. */
+export interface DeferralReply {
+  readonly smtpCode: number | null;
+  readonly enhancedStatus: string | null;
+  readonly text: string;
+}
+
+/**
+ * Whether a deferral says the DESTINATION wants us to slow down, not that one mailbox is busy:
+ * 421 (RFC 5321 §4.2.3: the service is closing the channel), a 4.7.x (RFC 3463 security or policy
+ * status) or 450 with throttling text, or no reply at all because every MX refused the connection
+ * or timed out (Haraka's "Tried all MXs").
+ */
+export function isThrottling(reply: DeferralReply): boolean {
+  if (reply.smtpCode === 421) return true;
+  if (reply.smtpCode === null) return /^Tried all MXs/.test(reply.text.trim());
+  const policy = reply.enhancedStatus?.startsWith('4.7.') === true || reply.smtpCode === 450;
+  return reply.smtpCode >= 400 && reply.smtpCode < 500 && policy && THROTTLING_TEXT.test(reply.text);
+}
+
+export interface BackoffOptions {
+  /** First back-off, before jitter. */
+  readonly baseMs: number;
+  /** No back-off is longer than this. */
+  readonly capMs: number;
+  /** [0, 1): the jitter source (tests pass a constant). */
+  readonly random: () => number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 60_000, capMs: 30 * 60_000, random: Math.random };
+
+interface BackoffState {
+  /** How many throttling episodes in a row (decays by one per delivery). */
+  level: number;
+  /** Epoch ms when connections may be made again. */
+  until: number;
+}
+
+/** One destination's standing, for the hooks, the log and the timeline. */
+export interface DestinationStanding {
+  readonly destination: string;
+  readonly level: number;
+  /** Epoch ms; in the past once the back-off is over. */
+  readonly until: number;
+}
+
+export class DestinationBackoff {
+  private readonly states = new Map<string, BackoffState>();
+
+  constructor(private readonly options: BackoffOptions = DEFAULT_BACKOFF) {}
+
+  /**
+   * A throttling reply from `destination` at `now`: the back-off starts (or, when it had
+   * ended, grows). Replies that arrive while a back-off is on come from connections opened
+   * before it began: they do not grow it again, so one burst counts as one episode.
+   */
+  throttled(destination: string, now: number): DestinationStanding {
+    const state = this.states.get(destination) ?? { level: 0, until: 0 };
+    if (state.until <= now) {
+      state.level += 1;
+      const exponential = this.options.baseMs * 2 ** Math.min(state.level - 1, 30);
+      // ±25 % so that the messages of many senders to one provider do not return in step.
+      const jittered = exponential * (0.75 + 0.5 * this.options.random());
+      state.until = now + Math.round(Math.min(this.options.capMs, jittered));
+      this.states.set(destination, state);
+    }
+    return { destination, level: state.level, until: state.until };
+  }
+
+  /**
+   * A delivery to `destination`: resumes gradually. The level falls by one per delivery, so a
+   * destination that throttles again soon after is backed off longer than the first time.
+   */
+  delivered(destination: string): void {
+    const state = this.states.get(destination);
+    if (state === undefined) return;
+    state.level -= 1;
+    if (state.level <= 0) this.states.delete(destination);
+  }
+
+  /** The back-off on at `now`, if any. */
+  backedOff(destination: string, now: number): DestinationStanding | undefined {
+    const state = this.states.get(destination);
+    if (state === undefined || state.until <= now) return undefined;
+    return { destination, level: state.level, until: state.until };
+  }
+
+  /** Every destination with a standing (for metrics). */
+  standings(): DestinationStanding[] {
+    return [...this.states].map(([destination, s]) => ({ destination, level: s.level, until: s.until }));
+  }
+}
+
+/** "until 17:45 UTC" for the timeline: the operator reads when the destination is tried again. */
+export function waitingText(standing: DestinationStanding): string {
+  const at = new Date(standing.until).toISOString().slice(11, 16);
+  return `waiting: destination ${standing.destination} is throttling us until ${at} UTC`;
+}
+
+/** The mta process's back-off table. */
+export const destinationBackoff = new DestinationBackoff();

@@ -1,0 +1,332 @@
+// Per-destination back-off (issue 22, item 2) through the real MX path: the real mta process, the
+// fake DNS answering MX/A for two destinations, and two SMTP sinks on loopback addresses (the
+// test-only OUTBOUND_MX_PORT), one of which throttles (421). The throttled destination backs off as a whole: a second
+// message to it is held without a connection and its deferral says until when, while mail to the
+// other destination is delivered at once.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { after, before, describe, it } from 'node:test';
+import nodemailer from 'nodemailer';
+import type { Db } from '../../src/db/connect';
+import { migrate, openDb } from '../../src/db/connect';
+import { insertUser } from '../../src/modules/accounts/accounts.repository';
+import { systemActor } from '../../src/modules/audit/audit.repository';
+import { createDomain } from '../../src/modules/domains/domains.usecases';
+import type { MtaOutcomePayload } from '../../src/modules/delivery/mta-outcome';
+import { verpAddress, verpKey } from '../../src/modules/delivery/verp-address';
+import { injectCredential } from '../../src/modules/delivery/inject-credential';
+import type { DestinationSnapshotEntry } from '../../src/mta/destination-metrics';
+import { readSnapshot } from '../../src/mta/destination-metrics';
+import { newId } from '../../src/shared/ids';
+import { createSealer } from '../../src/shared/seal';
+import type { FakeDns } from '../helpers/dns-server';
+import { startDnsServer } from '../helpers/dns-server';
+import { freePorts } from '../helpers/free-port';
+import type { SmtpSink } from '../helpers/smtp-sink';
+import { startSmtpSink } from '../helpers/smtp-sink';
+import type { MtaProcess } from '../helpers/mta-process';
+import { startMta } from '../helpers/mta-process';
+
+const SECRET_KEY = 'mta-pacing-test-secret--0123456789abcdef';
+const HOSTNAME = 'mx.mailroom-test.net';
+const MAX_BYTES = 200_000;
+
+interface Fixture {
+  readonly db: Db;
+  readonly dataDir: string;
+  readonly userId: string;
+  readonly domainId: string;
+  readonly domain: string;
+}
+
+/** A migrated database with one user and one VERIFIED domain whose key the domains module made. */
+async function prepareDatabase(dnsServer: FakeDns, domain: string): Promise<Fixture> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-pacing-'));
+  const db = openDb({ file: path.join(dataDir, 'mail.db') });
+  await migrate(db);
+  const now = new Date().toISOString();
+  const userId = newId('usr');
+  await insertUser(db, {
+    id: userId,
+    email: `owner-${userId}@example.net`,
+    name: 'Owner',
+    passwordHash: 'x',
+  });
+  const view = await createDomain({
+    db,
+    userId,
+    sealer: createSealer({ secretKey: SECRET_KEY }),
+    hosts: {
+      mailHostname: HOSTNAME,
+      mxHost: HOSTNAME,
+      bounceHost: `bounce.${HOSTNAME}`,
+      spfIncludeHost: `spf.${HOSTNAME}`,
+    },
+    actor: systemActor,
+    input: { domain },
+  });
+  await db
+    .updateTable('domains')
+    .set({ status: 'VERIFIED', verified_at: now })
+    .where('id', '=', view.id)
+    .execute();
+  const dkim = view.records.find((r) => r.purpose === 'dkim');
+  assert.ok(dkim);
+  dnsServer.set(dkim.name, 'TXT', [dkim.value]);
+  return { db, dataDir, userId, domainId: view.id, domain };
+}
+
+/** An email row as the API writes it; the MTA reads only its domain. */
+async function insertEmail(f: Fixture, domainId = f.domainId): Promise<string> {
+  const id = newId('email');
+  const now = new Date().toISOString();
+  await f.db
+    .insertInto('emails')
+    .values({
+      id,
+      user_id: f.userId,
+      domain_id: domainId,
+      api_key_id: null,
+      source: 'api',
+      from_address: `app@${f.domain}`,
+      from_header: `Shop <app@${f.domain}>`,
+      subject: 'Your receipt',
+      reply_to: null,
+      headers: null,
+      tags: null,
+      metadata: null,
+      html: null,
+      text: 'Thanks',
+      message_id: `<${id}@${f.domain}>`,
+      size_bytes: 10,
+      status: 'processing',
+      smtp_response: null,
+      scheduled_at: null,
+      created_at: now,
+      updated_at: now,
+      sent_at: null,
+      delivered_at: null,
+    })
+    .execute();
+  return id;
+}
+
+async function mtaEnv(
+  f: Fixture,
+  dnsServer: FakeDns,
+  relay: SmtpSink | undefined,
+): Promise<Record<string, string>> {
+  const [smtp, inject] = (await freePorts(2)) as [number, number];
+  return {
+    PATH: process.env.PATH ?? '',
+    DATA_DIR: f.dataDir,
+    SECRET_KEY,
+    SMTP_PORT: String(smtp),
+    MTA_INJECT_PORT: String(inject),
+    // No submission listener: its default port would be shared by every test's Haraka.
+    SUBMISSION_PORT: '0',
+    BIND_ADDRESS: '127.0.0.1',
+    MAIL_HOSTNAME: HOSTNAME,
+    DNS_SERVERS: dnsServer.address,
+    EMAIL_MAX_SIZE_BYTES: String(MAX_BYTES),
+    MTA_RETRY_INTERVALS: '5,5',
+    LOG_LEVEL: 'info',
+    SHUTDOWN_TIMEOUT_MS: '5000',
+    ...(relay ? { SMTP_RELAY: relay.address } : {}),
+  };
+}
+
+interface Injection {
+  readonly emailId: string;
+  readonly domain: string;
+  readonly to: readonly string[];
+  readonly cc?: readonly string[];
+  /** Envelope only, as the worker sends Bcc. */
+  readonly bcc?: readonly string[];
+  readonly auth?: boolean;
+}
+
+/** Injects like the worker: nodemailer, AUTH PLAIN with the credential, the VERP sender. */
+async function inject(port: number, m: Injection): Promise<{ response: string }> {
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    ignoreTLS: true,
+    ...(m.auth === false ? {} : { auth: injectCredential(SECRET_KEY), authMethod: 'PLAIN' }),
+    logger: false,
+  });
+  try {
+    const info: unknown = await transport.sendMail({
+      envelope: {
+        from: verpAddress(m.emailId, m.domain, verpKey(SECRET_KEY)),
+        to: [...m.to, ...(m.cc ?? []), ...(m.bcc ?? [])],
+      },
+      from: `Shop <app@${m.domain}>`,
+      to: [...m.to],
+      cc: [...(m.cc ?? [])],
+      subject: 'Your receipt',
+      text: 'Thanks for your order.\r\n.A line with a leading dot\r\n',
+      html: '<p>Thanks for your order.</p>',
+      messageId: `<${m.emailId}@${m.domain}>`,
+      date: new Date(),
+    });
+    return { response: String((info as { response?: unknown }).response) };
+  } finally {
+    transport.close();
+  }
+}
+
+async function outcomes(db: Db, emailId: string): Promise<MtaOutcomePayload[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['payload', 'dedupe_key'])
+    .where('queue', '=', 'mta-outcome')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => JSON.parse(r.payload) as MtaOutcomePayload).filter((p) => p.emailId === emailId);
+}
+
+async function waitForOutcome(
+  db: Db,
+  emailId: string,
+  match: (p: MtaOutcomePayload) => boolean,
+  timeoutMs = 20_000,
+): Promise<MtaOutcomePayload> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await outcomes(db, emailId)).find(match);
+    if (found) return found;
+    if (Date.now() > deadline) {
+      throw new Error(`no such outcome in time; have ${JSON.stringify(await outcomes(db, emailId))}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function stop(mta: MtaProcess | undefined): Promise<unknown> {
+  if (!mta || mta.child.exitCode !== null) return Promise.resolve();
+  mta.child.kill('SIGTERM');
+  return mta.exited;
+}
+
+// Loopback addresses no other test uses for its MX sinks.
+const SLOW_IP = '127.0.22.2';
+const FAST_IP = '127.0.22.3';
+
+describe('mta per-destination back-off', () => {
+  const domain = 'shop-pacing.com';
+  let dnsServer: FakeDns;
+  let f: Fixture;
+  let mta: MtaProcess;
+  let injectPort: number;
+  let slow: SmtpSink;
+  let fast: SmtpSink;
+
+  before(async () => {
+    dnsServer = await startDnsServer();
+    f = await prepareDatabase(dnsServer, domain);
+    // Two recipient domains served by one MX provider (slow-provider.test), one by another.
+    dnsServer.set('slow-a.test', 'MX', [{ exchange: 'mx1.slow-provider.test', priority: 10 }]);
+    dnsServer.set('slow-b.test', 'MX', [{ exchange: 'mx2.slow-provider.test', priority: 10 }]);
+    dnsServer.set('mx1.slow-provider.test', 'A', [SLOW_IP]);
+    dnsServer.set('mx2.slow-provider.test', 'A', [SLOW_IP]);
+    dnsServer.set('fast.test', 'MX', [{ exchange: 'mx.fast-provider.test', priority: 10 }]);
+    dnsServer.set('mx.fast-provider.test', 'A', [FAST_IP]);
+    // Both MX sinks on one free port, OUTBOUND_MX_PORT standing in for 25 (test-only setting).
+    const [mxPort] = (await freePorts(1)) as [number];
+    slow = await startSmtpSink({ host: SLOW_IP, port: mxPort });
+    fast = await startSmtpSink({ host: FAST_IP, port: mxPort });
+    // One message a minute to capped-provider.test (src/mta/destination-limits.ts).
+    dnsServer.set('capped.test', 'MX', [{ exchange: 'mx.capped-provider.test', priority: 10 }]);
+    dnsServer.set('mx.capped-provider.test', 'A', [FAST_IP]);
+    fs.writeFileSync(
+      path.join(f.dataDir, 'destination-limits.json'),
+      JSON.stringify({ 'capped-provider.test': { perMinute: 1 } }),
+    );
+    const env: Record<string, string> = {
+      ...(await mtaEnv(f, dnsServer, undefined)),
+      // Loopback MX addresses: refused by the outbound guard unless opened.
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      OUTBOUND_MX_PORT: String(slow.port),
+    };
+    injectPort = Number(env.MTA_INJECT_PORT);
+    mta = await startMta(env);
+  });
+
+  after(async () => {
+    await stop(mta);
+    await f.db.destroy();
+    await slow.close();
+    await fast.close();
+    await dnsServer.close();
+    fs.rmSync(f.dataDir, { recursive: true, force: true });
+  });
+
+  it('backs a throttling destination off as a whole while another keeps flowing', async () => {
+    slow.setRecipientBehaviour('first@slow-a.test', { code: 421, message: '4.7.0 Try again later' });
+    const first = await insertEmail(f);
+    await inject(injectPort, { emailId: first, domain, to: ['first@slow-a.test'] });
+    const throttled = await waitForOutcome(f.db, first, (p) => p.outcome === 'deferred');
+    assert.equal(throttled.smtpCode, 421);
+
+    // Another recipient domain of the same provider: held back without a connection.
+    const second = await insertEmail(f);
+    await inject(injectPort, { emailId: second, domain, to: ['second@slow-b.test'] });
+    const held = await waitForOutcome(f.db, second, (p) => p.outcome === 'deferred');
+    assert.match(
+      held.response,
+      /^waiting: destination slow-provider\.test is throttling us until \d\d:\d\d UTC$/,
+    );
+    assert.equal(held.smtpCode, null);
+    assert.equal(held.enhancedStatus, '4.4.5');
+    assert.equal(slow.rcptAttempts('second@slow-b.test'), 0, 'no connection during the back-off');
+    // What /metrics shows (src/mta/destination-metrics.ts): the snapshot the mta leaves in DATA_DIR.
+    const snapshotDeadline = Date.now() + 5_000;
+    let entry: DestinationSnapshotEntry | undefined;
+    while (
+      (entry = readSnapshot(f.dataDir)?.destinations.find((d) => d.destination === 'slow-provider.test')) ===
+        undefined ||
+      entry.deferredAt.length < 2
+    ) {
+      assert.ok(Date.now() < snapshotDeadline, 'snapshot with slow-provider.test');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(entry.backedOffUntil > Date.now());
+
+    // Another destination: delivered as fast as ever (generous bound: one attempt, no retry).
+    const third = await insertEmail(f);
+    const started = performance.now();
+    await inject(injectPort, { emailId: third, domain, to: ['third@fast.test'] });
+    await waitForOutcome(f.db, third, (p) => p.outcome === 'delivered');
+    assert.ok(performance.now() - started < 4_000, `delivered in ${performance.now() - started} ms`);
+    assert.deepEqual(
+      fast.messages.map((m) => m.rcptTo),
+      [['third@fast.test']],
+    );
+
+    // The throttled message is retried at the back-off's end (≥ 45 s), not at MTA_RETRY_INTERVALS (5 s).
+    await new Promise((r) => setTimeout(r, 7_000));
+    assert.equal(slow.rcptAttempts('first@slow-a.test'), 1);
+  });
+
+  it('holds a destination at its per-minute cap without recording or spending an attempt', async () => {
+    const one = await insertEmail(f);
+    const two = await insertEmail(f);
+    await inject(injectPort, { emailId: one, domain, to: ['one@capped.test'] });
+    await waitForOutcome(f.db, one, (p) => p.outcome === 'delivered');
+    await inject(injectPort, { emailId: two, domain, to: ['two@capped.test'] });
+    const deadline = Date.now() + 5_000;
+    while (!mta.stdout.some((l) => l.includes('"mta_destination_paced"'))) {
+      assert.ok(Date.now() < deadline, 'mta_destination_paced logged');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal(fast.rcptAttempts('two@capped.test'), 0, 'no connection at the cap');
+    assert.deepEqual(await outcomes(f.db, two), [], 'pacing is not a delivery attempt');
+  });
+});
