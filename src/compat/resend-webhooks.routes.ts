@@ -3,9 +3,7 @@ import { readBody } from '../http/body';
 import type { ApiDeps } from '../http/context';
 import { requestActor, requireAuth } from '../http/context';
 import { RouteGroup } from '../http/route';
-import { guardFromConfig } from '../modules/webhooks/address-policy';
-import { createDestinationCheck } from '../modules/webhooks/destination-check';
-import { createHostResolver } from '../modules/webhooks/host-resolver';
+import { destinationCheckFromConfig } from '../modules/webhooks/destination-check';
 import { isWebhookEvent, WEBHOOK_EVENTS } from '../modules/webhooks/webhook-events';
 import { createWebhookBody, patchWebhookBody } from '../modules/webhooks/webhooks.schemas';
 import type { WebhookView } from '../modules/webhooks/webhooks.usecases';
@@ -73,10 +71,7 @@ export function resendWebhookRoutes(deps: ApiDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/webhooks', RESEND_TAG);
   const { config, db } = deps;
   const sealer = createSealer({ secretKey: config.secretKey });
-  const checkDestination = createDestinationCheck({
-    guard: guardFromConfig(config),
-    resolve: createHostResolver({ servers: config.dnsServers }),
-  });
+  const checkDestination = destinationCheckFromConfig(config);
   const common = { auth: 'either', errorShape: 'resend' } as const;
 
   routes.define(

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE } from '../shared/private-files';
 
 /**
  * Per-destination metrics (issue 22, item 2) cross from the mta process to `/metrics`, which the
@@ -114,7 +115,7 @@ export class DestinationMetrics {
 
   write(now: number): void {
     const file = path.join(this.dataDir(), SNAPSHOT_FILE);
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify(this.snapshot(now)));
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(this.snapshot(now)), { mode: PRIVATE_FILE_MODE });
     fs.renameSync(`${file}.tmp`, file);
   }
 }

@@ -76,9 +76,33 @@ export function smtpBanner(port: number, host = '127.0.0.1', timeoutMs = 2000): 
   });
 }
 
-/** Starts the whole appliance (`node dist/src/main.js`) on ephemeral 127.0.0.1 ports with a temp DATA_DIR. */
+const PORT_SETTINGS = ['PORT', 'WORKER_PORT', 'SMTP_PORT', 'SUBMISSION_PORT', 'MTA_INJECT_PORT'];
+/** The exit code of an appliance whose listener could not bind (src/shared/listen-failure.ts). */
+const LISTEN_FAILED_EXIT = 71;
+
+/**
+ * Starts the whole appliance (`node dist/src/main.js`) on ephemeral 127.0.0.1 ports with a temp
+ * DATA_DIR. A free port is only free when it was picked: another test running beside this one
+ * may take it before the appliance binds, and the appliance then stops with exit 71 (issue 21).
+ * When this helper picked every port, it starts again on fresh ones; a test that pins a port
+ * gets the exit as it is.
+ */
 export async function startAppliance(options: ApplianceOptions = {}): Promise<Appliance> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-test-'));
+  const portsPicked = !PORT_SETTINGS.some((name) => options.env?.[name] !== undefined);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce({ ...options, dataDir });
+    } catch (err) {
+      const lostRace =
+        err instanceof Error && err.message.startsWith(`appliance exited early (code ${LISTEN_FAILED_EXIT})`);
+      if (!portsPicked || !lostRace || attempt === 3) throw err;
+    }
+  }
+}
+
+async function startOnce(options: ApplianceOptions & { readonly dataDir: string }): Promise<Appliance> {
+  const { dataDir } = options;
   const [http, worker, smtp, submission, inject] = (await freePorts(5)) as [
     number,
     number,

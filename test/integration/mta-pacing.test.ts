@@ -5,23 +5,11 @@
 // other destination is delivered at once.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
-import nodemailer from 'nodemailer';
-import type { Db } from '../../src/db/connect';
-import { migrate, openDb } from '../../src/db/connect';
-import { insertUser } from '../../src/modules/accounts/accounts.repository';
-import { systemActor } from '../../src/modules/audit/audit.repository';
-import { createDomain } from '../../src/modules/domains/domains.usecases';
-import type { MtaOutcomePayload } from '../../src/modules/delivery/mta-outcome';
-import { verpAddress, verpKey } from '../../src/modules/delivery/verp-address';
-import { injectCredential } from '../../src/modules/delivery/inject-credential';
 import type { DestinationSnapshotEntry } from '../../src/mta/destination-metrics';
 import { readSnapshot } from '../../src/mta/destination-metrics';
-import { newId } from '../../src/shared/ids';
-import { createSealer } from '../../src/shared/seal';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { freePorts } from '../helpers/free-port';
@@ -29,190 +17,16 @@ import type { SmtpSink } from '../helpers/smtp-sink';
 import { startSmtpSink } from '../helpers/smtp-sink';
 import type { MtaProcess } from '../helpers/mta-process';
 import { startMta } from '../helpers/mta-process';
-
-const SECRET_KEY = 'mta-pacing-test-secret--0123456789abcdef';
-const HOSTNAME = 'mx.mailroom-test.net';
-const MAX_BYTES = 200_000;
-
-interface Fixture {
-  readonly db: Db;
-  readonly dataDir: string;
-  readonly userId: string;
-  readonly domainId: string;
-  readonly domain: string;
-}
-
-/** A migrated database with one user and one VERIFIED domain whose key the domains module made. */
-async function prepareDatabase(dnsServer: FakeDns, domain: string): Promise<Fixture> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-pacing-'));
-  const db = openDb({ file: path.join(dataDir, 'mail.db') });
-  await migrate(db);
-  const now = new Date().toISOString();
-  const userId = newId('usr');
-  await insertUser(db, {
-    id: userId,
-    email: `owner-${userId}@example.net`,
-    name: 'Owner',
-    passwordHash: 'x',
-  });
-  const view = await createDomain({
-    db,
-    userId,
-    sealer: createSealer({ secretKey: SECRET_KEY }),
-    hosts: {
-      mailHostname: HOSTNAME,
-      mxHost: HOSTNAME,
-      bounceHost: `bounce.${HOSTNAME}`,
-      spfIncludeHost: `spf.${HOSTNAME}`,
-    },
-    actor: systemActor,
-    input: { domain },
-  });
-  await db
-    .updateTable('domains')
-    .set({ status: 'VERIFIED', verified_at: now })
-    .where('id', '=', view.id)
-    .execute();
-  const dkim = view.records.find((r) => r.purpose === 'dkim');
-  assert.ok(dkim);
-  dnsServer.set(dkim.name, 'TXT', [dkim.value]);
-  return { db, dataDir, userId, domainId: view.id, domain };
-}
-
-/** An email row as the API writes it; the MTA reads only its domain. */
-async function insertEmail(f: Fixture, domainId = f.domainId): Promise<string> {
-  const id = newId('email');
-  const now = new Date().toISOString();
-  await f.db
-    .insertInto('emails')
-    .values({
-      id,
-      user_id: f.userId,
-      domain_id: domainId,
-      api_key_id: null,
-      source: 'api',
-      from_address: `app@${f.domain}`,
-      from_header: `Shop <app@${f.domain}>`,
-      subject: 'Your receipt',
-      reply_to: null,
-      headers: null,
-      tags: null,
-      metadata: null,
-      html: null,
-      text: 'Thanks',
-      message_id: `<${id}@${f.domain}>`,
-      size_bytes: 10,
-      status: 'processing',
-      smtp_response: null,
-      scheduled_at: null,
-      created_at: now,
-      updated_at: now,
-      sent_at: null,
-      delivered_at: null,
-    })
-    .execute();
-  return id;
-}
-
-async function mtaEnv(
-  f: Fixture,
-  dnsServer: FakeDns,
-  relay: SmtpSink | undefined,
-): Promise<Record<string, string>> {
-  const [smtp, inject] = (await freePorts(2)) as [number, number];
-  return {
-    PATH: process.env.PATH ?? '',
-    DATA_DIR: f.dataDir,
-    SECRET_KEY,
-    SMTP_PORT: String(smtp),
-    MTA_INJECT_PORT: String(inject),
-    // No submission listener: its default port would be shared by every test's Haraka.
-    SUBMISSION_PORT: '0',
-    BIND_ADDRESS: '127.0.0.1',
-    MAIL_HOSTNAME: HOSTNAME,
-    DNS_SERVERS: dnsServer.address,
-    EMAIL_MAX_SIZE_BYTES: String(MAX_BYTES),
-    MTA_RETRY_INTERVALS: '5,5',
-    LOG_LEVEL: 'info',
-    SHUTDOWN_TIMEOUT_MS: '5000',
-    ...(relay ? { SMTP_RELAY: relay.address } : {}),
-  };
-}
-
-interface Injection {
-  readonly emailId: string;
-  readonly domain: string;
-  readonly to: readonly string[];
-  readonly cc?: readonly string[];
-  /** Envelope only, as the worker sends Bcc. */
-  readonly bcc?: readonly string[];
-  readonly auth?: boolean;
-}
-
-/** Injects like the worker: nodemailer, AUTH PLAIN with the credential, the VERP sender. */
-async function inject(port: number, m: Injection): Promise<{ response: string }> {
-  const transport = nodemailer.createTransport({
-    host: '127.0.0.1',
-    port,
-    secure: false,
-    ignoreTLS: true,
-    ...(m.auth === false ? {} : { auth: injectCredential(SECRET_KEY), authMethod: 'PLAIN' }),
-    logger: false,
-  });
-  try {
-    const info: unknown = await transport.sendMail({
-      envelope: {
-        from: verpAddress(m.emailId, m.domain, verpKey(SECRET_KEY)),
-        to: [...m.to, ...(m.cc ?? []), ...(m.bcc ?? [])],
-      },
-      from: `Shop <app@${m.domain}>`,
-      to: [...m.to],
-      cc: [...(m.cc ?? [])],
-      subject: 'Your receipt',
-      text: 'Thanks for your order.\r\n.A line with a leading dot\r\n',
-      html: '<p>Thanks for your order.</p>',
-      messageId: `<${m.emailId}@${m.domain}>`,
-      date: new Date(),
-    });
-    return { response: String((info as { response?: unknown }).response) };
-  } finally {
-    transport.close();
-  }
-}
-
-async function outcomes(db: Db, emailId: string): Promise<MtaOutcomePayload[]> {
-  const rows = await db
-    .selectFrom('jobs')
-    .select(['payload', 'dedupe_key'])
-    .where('queue', '=', 'mta-outcome')
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => JSON.parse(r.payload) as MtaOutcomePayload).filter((p) => p.emailId === emailId);
-}
-
-async function waitForOutcome(
-  db: Db,
-  emailId: string,
-  match: (p: MtaOutcomePayload) => boolean,
-  timeoutMs = 20_000,
-): Promise<MtaOutcomePayload> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = (await outcomes(db, emailId)).find(match);
-    if (found) return found;
-    if (Date.now() > deadline) {
-      throw new Error(`no such outcome in time; have ${JSON.stringify(await outcomes(db, emailId))}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function stop(mta: MtaProcess | undefined): Promise<unknown> {
-  if (!mta || mta.child.exitCode !== null) return Promise.resolve();
-  mta.child.kill('SIGTERM');
-  return mta.exited;
-}
+import type { Fixture } from '../helpers/outbound-mta';
+import {
+  inject,
+  insertEmail,
+  mtaEnv,
+  outcomes,
+  prepareDatabase,
+  stop,
+  waitForOutcome,
+} from '../helpers/outbound-mta';
 
 // Loopback addresses no other test uses for its MX sinks.
 const SLOW_IP = '127.0.22.2';

@@ -154,3 +154,14 @@ export function field(form: FormData, name: string): string {
   const v = form.get(name);
   return typeof v === 'string' ? v.trim() : '';
 }
+
+/**
+ * A date input's day as the start (or, with `end`, the end: the next day's start) of that day in
+ * the browser's zone, in ISO; the API's `to` bounds are exclusive.
+ */
+export function dayBound(day: string, end: boolean): string | undefined {
+  if (!day) return undefined;
+  const d = new Date(`${day}T00:00:00`);
+  if (end) d.setDate(d.getDate() + 1);
+  return d.toISOString();
+}

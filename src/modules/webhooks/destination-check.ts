@@ -1,5 +1,8 @@
+import type { Config } from '../../config';
 import type { AddressGuard } from './address-policy';
+import { guardFromConfig } from './address-policy';
 import type { HostResolver } from './host-resolver';
+import { createHostResolver } from './host-resolver';
 import { urlHost } from './webhook-url';
 
 /**
@@ -37,4 +40,15 @@ export function createDestinationCheck(deps: {
     }
     return {};
   };
+}
+
+/**
+ * The check both webhook surfaces (/v1 and the Resend-compatible one) run at creation and
+ * update, from the configuration: one construction, so the two cannot guard differently.
+ */
+export function destinationCheckFromConfig(config: Config): DestinationCheck {
+  return createDestinationCheck({
+    guard: guardFromConfig(config),
+    resolve: createHostResolver({ servers: config.dnsServers }),
+  });
 }

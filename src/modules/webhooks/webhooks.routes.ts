@@ -3,9 +3,7 @@ import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { createSealer } from '../../shared/seal';
-import { guardFromConfig } from './address-policy';
-import { createDestinationCheck } from './destination-check';
-import { createHostResolver } from './host-resolver';
+import { destinationCheckFromConfig } from './destination-check';
 import { signalWork } from '../../shared/work-signal';
 import { sendTestEvent } from './webhook-test-event';
 import { createWebhookBody, patchWebhookBody } from './webhooks.schemas';
@@ -32,10 +30,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/v1/webhooks', 'Webhooks');
   const { config, db } = deps;
   const sealer = createSealer({ secretKey: config.secretKey });
-  const checkDestination = createDestinationCheck({
-    guard: guardFromConfig(config),
-    resolve: createHostResolver({ servers: config.dnsServers }),
-  });
+  const checkDestination = destinationCheckFromConfig(config);
 
   routes.define(
     {

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import type { Domain, Email, Page } from '../api';
 import { EMAIL_STATUSES, IN_FLIGHT, get, qs } from '../api';
-import { Badge, Empty, Loaded, PageTitle, Time, useLoad, field } from '../ui';
+import { Badge, Empty, Loaded, PageTitle, Time, dayBound, field, useLoad } from '../ui';
 
 interface Filters {
   status: string;
@@ -15,14 +15,6 @@ interface Filters {
   q: string;
 }
 const NONE: Filters = { status: '', domainId: '', tag: '', recipient: '', from: '', to: '', q: '' };
-
-/** A date input's day as the start (or the end) of that day in the browser's zone, in ISO. */
-function dayBound(day: string, end: boolean): string | undefined {
-  if (!day) return undefined;
-  const d = new Date(`${day}T00:00:00`);
-  if (end) d.setDate(d.getDate() + 1);
-  return d.toISOString();
-}
 
 export function Emails() {
   const [filters, setFilters] = useState<Filters>(NONE);

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import type { Page } from '../api';
 import { get, post, put, qs } from '../api';
-import { Badge, Empty, ErrorBox, Loaded, PageTitle, Time, useAction, useLoad, field } from '../ui';
+import { Badge, Empty, ErrorBox, Loaded, PageTitle, Time, dayBound, field, useAction, useLoad } from '../ui';
 
 interface OperatorAccount {
   readonly id: string;
@@ -143,16 +143,12 @@ function AuditLog() {
         onSubmit={(e) => {
           e.preventDefault();
           const f = new FormData(e.currentTarget);
-          const day = (k: string) => {
-            const v = field(f, k);
-            return v ? new Date(`${v}T00:00:00`).toISOString() : '';
-          };
           setCursors([]);
           setFilters({
             action: field(f, 'action'),
             actor: field(f, 'actor'),
-            from: day('from'),
-            to: day('to'),
+            from: dayBound(field(f, 'from'), false) ?? '',
+            to: dayBound(field(f, 'to'), true) ?? '',
           });
         }}
       >
