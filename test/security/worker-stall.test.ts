@@ -14,7 +14,7 @@ import type { Db } from '../../src/db/connect';
 import { enqueue } from '../../src/jobs/enqueue';
 import type { JobEffectsTable } from '../helpers/job-worker-process';
 import { CREATE_JOB_EFFECTS, READY_MARKER, TEST_QUEUE } from '../helpers/job-worker-process';
-import type { TestDb } from '../helpers/test-db';
+import type { SqliteTestDb } from '../helpers/test-db';
 import { createTestDb } from '../helpers/test-db';
 
 const WORKER_SCRIPT = path.join(__dirname, '../helpers/job-worker-process.js');
@@ -35,13 +35,14 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
 }
 
 void describe('worker stall watchdog (issue 17 finding 2)', () => {
-  let t: TestDb;
-  let file: string;
+  let t: SqliteTestDb;
+  let url: string;
   let db: Db;
 
   before(async () => {
-    t = await createTestDb();
-    ({ db, file } = t);
+    // SQLite only: the stall watchdog thread opens the SQLite file itself (src/worker).
+    t = await createTestDb({ backend: 'sqlite' });
+    ({ db, url } = t);
     await sql.raw(CREATE_JOB_EFFECTS).execute(db);
   });
   after(async () => t.close());
@@ -50,7 +51,7 @@ void describe('worker stall watchdog (issue 17 finding 2)', () => {
     const child = spawn(process.execPath, [WORKER_SCRIPT], {
       env: {
         ...process.env,
-        JOB_DB_FILE: file,
+        JOB_DB_URL: url,
         // Long leases: the blocked job must end by the watchdog, not by lease expiry.
         JOB_LEASE_MS: '60000',
         JOB_CONCURRENCY: '4',

@@ -9,7 +9,7 @@ import { outcomeDedupeKey } from '../../../src/mta/delivery-reports';
 import type { IntakeJob, RoutedRecipient } from '../../../src/mta/inbound-intake';
 import { acceptInbound } from '../../../src/mta/inbound-intake';
 import { startMtaWriter } from '../../../src/mta/mta-writer';
-import type { TestDb } from '../../helpers/test-db';
+import type { SqliteTestDb } from '../../helpers/test-db';
 import { createTestDb } from '../../helpers/test-db';
 
 const base: MtaOutcomePayload = {
@@ -25,9 +25,11 @@ const base: MtaOutcomePayload = {
 };
 
 describe('the mta writer thread (units mta.delivery-reports and mta.intake, real database)', () => {
-  let t: TestDb;
+  let t: SqliteTestDb;
   before(async () => {
-    t = await createTestDb();
+    // SQLite only: startMtaWriter takes the SQLite file and runs its own better-sqlite3
+    // connection in a thread (src/mta/mta-writer.ts).
+    t = await createTestDb({ backend: 'sqlite' });
   });
   after(() => t.close());
 
