@@ -1,8 +1,7 @@
 // A real worker process for the crash tests: the real job runner on the real
 // jobs table, with one test handler. Configured through the environment:
 //   JOB_DB_URL (a DATABASE_URL, either backend; migrated already; must hold a job_effects table),
-//   JOB_LEASE_MS, JOB_CONCURRENCY, LOG_LEVEL, and JOB_STALL_LIMIT_MS (starts the stall watchdog,
-//   which watches a SQLite file: SQLite only).
+//   JOB_LEASE_MS, JOB_CONCURRENCY, LOG_LEVEL, and JOB_STALL_LIMIT_MS (starts the stall watchdog).
 // Tests SIGKILL it at random instants once it printed READY_MARKER; SIGTERM stops it cleanly.
 // Test seam, never a production path: a job whose payload has `blockMs` blocks the event loop for
 // that long inside JobContext.cpu, as a regex backtracking over a hostile report would.
@@ -12,7 +11,7 @@ import { createLogger } from '../../src/shared/logger';
 import type { JobContext } from '../../src/jobs/job-handler';
 import { cpuWork } from '../../src/jobs/job-handler';
 import { JobRunner } from '../../src/worker/job-runner';
-import { isPostgresUrl, openTestDatabase } from './open-database';
+import { openTestDatabase } from './open-database';
 
 /** Outside QUEUES on purpose: no production handler could ever claim these jobs. */
 export const TEST_QUEUE = 'test-effect' as QueueName;
@@ -36,11 +35,6 @@ function blockFor(ms: number): void {
   }
 }
 
-function sqliteFile(url: string): string {
-  if (isPostgresUrl(url)) throw new Error('JOB_STALL_LIMIT_MS: the stall watchdog opens a SQLite file');
-  return url.replace(/^sqlite:/, '');
-}
-
 function main(): void {
   const url = process.env.JOB_DB_URL;
   if (!url) throw new Error('JOB_DB_URL is required');
@@ -54,7 +48,7 @@ function main(): void {
     stallWatchdog:
       stallLimitMs === undefined
         ? undefined
-        : { limitMs: Number(stallLimitMs), file: sqliteFile(url), logLevel: process.env.LOG_LEVEL ?? 'warn' },
+        : { limitMs: Number(stallLimitMs), url, logLevel: process.env.LOG_LEVEL ?? 'warn' },
     leaseMs: Number(process.env.JOB_LEASE_MS ?? 1_000),
     concurrency: Number(process.env.JOB_CONCURRENCY ?? 4),
     idleMs: 50,

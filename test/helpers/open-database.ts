@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { Db } from '../../src/db/connect';
-import { openDb } from '../../src/db/connect';
+import { databaseKind, openDatabase } from '../../src/db/connect';
 
 export type TestBackend = 'sqlite' | 'postgres';
 
 export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(url);
+  return databaseKind(url) === 'postgres';
 }
 
 /** The SQLite DATABASE_URL of a DATA_DIR, as the appliance derives it when none is set. */
@@ -13,12 +13,12 @@ export function sqliteUrlOf(dataDir: string): string {
   return `sqlite:${path.join(path.resolve(dataDir), 'mail.db')}`;
 }
 
-/** A Db on the database a DATABASE_URL names, either backend (the caller destroys it). */
+/**
+ * A Db on the database a DATABASE_URL names, either backend (the caller destroys it). A small
+ * pool: tests hold several of these beside appliances on one shared server.
+ */
 export function openTestDatabase(url: string): Db {
-  if (isPostgresUrl(url)) {
-    throw new Error('open-database: PostgreSQL needs openDatabase() from src/db/connect (s7/pg-core)');
-  }
-  return openDb({ file: path.resolve(url.replace(/^(sqlite|file):(\/\/)?/i, '')) });
+  return openDatabase(url, { poolSize: 4, applicationName: 'mailroom-test' });
 }
 
 /**

@@ -14,7 +14,7 @@ import type { Db } from '../../src/db/connect';
 import { enqueue } from '../../src/jobs/enqueue';
 import type { JobEffectsTable } from '../helpers/job-worker-process';
 import { CREATE_JOB_EFFECTS, READY_MARKER, TEST_QUEUE } from '../helpers/job-worker-process';
-import type { SqliteTestDb } from '../helpers/test-db';
+import type { TestDb } from '../helpers/test-db';
 import { createTestDb } from '../helpers/test-db';
 
 const WORKER_SCRIPT = path.join(__dirname, '../helpers/job-worker-process.js');
@@ -35,13 +35,12 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
 }
 
 void describe('worker stall watchdog (issue 17 finding 2)', () => {
-  let t: SqliteTestDb;
+  let t: TestDb;
   let url: string;
   let db: Db;
 
   before(async () => {
-    // SQLite only: the stall watchdog thread opens the SQLite file itself (src/worker).
-    t = await createTestDb({ backend: 'sqlite' });
+    t = await createTestDb();
     ({ db, url } = t);
     await sql.raw(CREATE_JOB_EFFECTS).execute(db);
   });
