@@ -95,6 +95,10 @@ export function openPostgres(url: string, options: PostgresOptions): Kysely<Data
     connectionTimeoutMillis: 10_000,
     // TCP keepalive: a connection to a server that vanished (failover) is noticed and dropped.
     keepAlive: true,
+    // Idle connections do not hold the event loop open, as an open SQLite handle does not:
+    // the mta closes its database on 'beforeExit' once Haraka drained (src/mta/main.ts),
+    // which open sockets would otherwise put off until the force-kill timeout.
+    allowExitOnIdle: true,
   });
   // An idle connection the server closed (restart, failover) emits 'error' on the pool;
   // unhandled, that would end the process. The pool drops the client and opens another on
