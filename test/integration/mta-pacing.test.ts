@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
-import type { DestinationSnapshotEntry } from '../../src/mta/destination-metrics';
+import type { DestinationGaugeValues } from '../../src/mta/destination-metrics';
 import { readSnapshot } from '../../src/mta/destination-metrics';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
@@ -99,18 +99,21 @@ describe('mta per-destination back-off', () => {
     assert.equal(held.smtpCode, null);
     assert.equal(held.enhancedStatus, '4.4.5');
     assert.equal(slow.rcptAttempts('second@slow-b.test'), 0, 'no connection during the back-off');
-    // What /metrics shows (src/mta/destination-metrics.ts): the snapshot the mta leaves in DATA_DIR.
-    const snapshotDeadline = Date.now() + 5_000;
-    let entry: DestinationSnapshotEntry | undefined;
+    // What /metrics shows (src/mta/destination-metrics.ts): the numbers the mta leaves in
+    // DATA_DIR, rewritten every 5 s.
+    const snapshotDeadline = Date.now() + 15_000;
+    let entry: DestinationGaugeValues | undefined;
     while (
-      (entry = readSnapshot(f.dataDir)?.destinations.find((d) => d.destination === 'slow-provider.test')) ===
-        undefined ||
-      entry.deferredAt.length < 2
+      (entry = (await readSnapshot(f.dataDir))?.destinations.find(
+        (d) => d.destination === 'slow-provider.test',
+      )) === undefined ||
+      entry.deferredLastHour < 2
     ) {
       assert.ok(Date.now() < snapshotDeadline, 'snapshot with slow-provider.test');
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 200));
     }
-    assert.ok(entry.backedOffUntil > Date.now());
+    assert.equal(entry.backedOff, 1);
+    assert.ok(entry.backoffRemainingSeconds > 0);
 
     // Another destination: delivered as fast as ever (generous bound: one attempt, no retry).
     const third = await insertEmail(f);
@@ -128,19 +131,30 @@ describe('mta per-destination back-off', () => {
     assert.equal(slow.rcptAttempts('first@slow-a.test'), 1);
   });
 
-  it('holds a destination at its per-minute cap without recording or spending an attempt', async () => {
+  it('holds a destination at its per-minute cap: one waiting note, re-checked without spending an attempt', async () => {
     const one = await insertEmail(f);
     const two = await insertEmail(f);
     await inject(injectPort, { emailId: one, domain, to: ['one@capped.test'] });
     await waitForOutcome(f.db, one, (p) => p.outcome === 'delivered');
     await inject(injectPort, { emailId: two, domain, to: ['two@capped.test'] });
-    const deadline = Date.now() + 5_000;
-    while (!mta.stdout.some((l) => l.includes('"mta_destination_paced"'))) {
-      assert.ok(Date.now() < deadline, 'mta_destination_paced logged');
-      await new Promise((r) => setTimeout(r, 50));
+    const held = await waitForOutcome(f.db, two, (p) => p.outcome === 'deferred');
+    assert.equal(held.response, 'waiting: destination capped-provider.test at its limit');
+    assert.equal(held.enhancedStatus, '4.4.5');
+    assert.equal(held.attempt, 1, 'no attempt was made');
+    // Re-checked within seconds (a cap slot, jittered), not every 5 s and not at the retry
+    // interval: several holds logged, one note on the timeline.
+    const deadline = Date.now() + 15_000;
+    const holds = () =>
+      mta.stdout.filter((l) => l.includes('"mta_destination_held"') && l.includes('capped.test')).length;
+    while (holds() < 3) {
+      assert.ok(Date.now() < deadline, `re-checked (${holds()} holds so far)`);
+      await new Promise((r) => setTimeout(r, 100));
     }
-    await new Promise((r) => setTimeout(r, 1_000));
     assert.equal(fast.rcptAttempts('two@capped.test'), 0, 'no connection at the cap');
-    assert.deepEqual(await outcomes(f.db, two), [], 'pacing is not a delivery attempt');
+    assert.deepEqual(
+      (await outcomes(f.db, two)).map((o) => o.response),
+      ['waiting: destination capped-provider.test at its limit'],
+      'one note per hold period',
+    );
   });
 });
