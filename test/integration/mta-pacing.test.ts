@@ -15,6 +15,7 @@ import { startDnsServer } from '../helpers/dns-server';
 import { freePorts } from '../helpers/free-port';
 import type { SmtpSink } from '../helpers/smtp-sink';
 import { startSmtpSink } from '../helpers/smtp-sink';
+import { waitUntil } from '../helpers/wait-until';
 import type { MtaProcess } from '../helpers/mta-process';
 import { startMta } from '../helpers/mta-process';
 import type { Fixture } from '../helpers/outbound-mta';
@@ -58,9 +59,15 @@ describe('mta per-destination back-off', () => {
     // One message a minute to capped-provider.test (src/mta/destination-limits.ts).
     dnsServer.set('capped.test', 'MX', [{ exchange: 'mx.capped-provider.test', priority: 10 }]);
     dnsServer.set('mx.capped-provider.test', 'A', [FAST_IP]);
+    // One delivery at a time to stalled-provider.test.
+    dnsServer.set('stall.test', 'MX', [{ exchange: 'mx.stalled-provider.test', priority: 10 }]);
+    dnsServer.set('mx.stalled-provider.test', 'A', [FAST_IP]);
     fs.writeFileSync(
       path.join(f.dataDir, 'destination-limits.json'),
-      JSON.stringify({ 'capped-provider.test': { perMinute: 1 } }),
+      JSON.stringify({
+        'capped-provider.test': { perMinute: 1 },
+        'stalled-provider.test': { concurrency: 1 },
+      }),
     );
     const env: Record<string, string> = {
       ...(await mtaEnv(f, dnsServer, undefined)),
@@ -131,7 +138,7 @@ describe('mta per-destination back-off', () => {
     assert.equal(slow.rcptAttempts('first@slow-a.test'), 1);
   });
 
-  it('holds a destination at its per-minute cap: one waiting note, re-checked without spending an attempt', async () => {
+  it('holds a destination at its per-minute cap without a connection: one waiting note', async () => {
     const one = await insertEmail(f);
     const two = await insertEmail(f);
     await inject(injectPort, { emailId: one, domain, to: ['one@capped.test'] });
@@ -141,20 +148,36 @@ describe('mta per-destination back-off', () => {
     assert.equal(held.response, 'waiting: destination capped-provider.test at its limit');
     assert.equal(held.enhancedStatus, '4.4.5');
     assert.equal(held.attempt, 1, 'no attempt was made');
-    // Re-checked within seconds (a cap slot, jittered), not every 5 s and not at the retry
-    // interval: several holds logged, one note on the timeline.
-    const deadline = Date.now() + 15_000;
-    const holds = () =>
-      mta.stdout.filter((l) => l.includes('"mta_destination_held"') && l.includes('capped.test')).length;
-    while (holds() < 3) {
-      assert.ok(Date.now() < deadline, `re-checked (${holds()} holds so far)`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
     assert.equal(fast.rcptAttempts('two@capped.test'), 0, 'no connection at the cap');
+    await new Promise((r) => setTimeout(r, 1_000));
     assert.deepEqual(
       (await outcomes(f.db, two)).map((o) => o.response),
       ['waiting: destination capped-provider.test at its limit'],
-      'one note per hold period',
+    );
+  });
+
+  it('re-checks a message at the concurrency cap within seconds, one note, no attempt spent', async () => {
+    // The first delivery stays in flight (its RCPT answered after 6 s): the cap of one is full.
+    fast.setRecipientDelay('slow@stall.test', 6_000);
+    const first = await insertEmail(f);
+    const second = await insertEmail(f);
+    await inject(injectPort, { emailId: first, domain, to: ['slow@stall.test'] });
+    await waitUntil('the first delivery in flight', () => fast.rcptAttempts('slow@stall.test') === 1);
+    await inject(injectPort, { emailId: second, domain, to: ['next@stall.test'] });
+    const held = await waitForOutcome(f.db, second, (p) => p.outcome === 'deferred');
+    assert.equal(held.response, 'waiting: destination stalled-provider.test at its limit');
+    // Re-checked when a slot may be free (1-2 s, jittered), not every 5 s nor at the retry
+    // interval: several holds logged while the first is in flight, one note on the timeline.
+    const holds = () =>
+      mta.stdout.filter((l) => l.includes('"mta_destination_held"') && l.includes('stall.test')).length;
+    await waitUntil('re-checked', () => holds() >= 3, 6_000);
+    const delivered = await waitForOutcome(f.db, second, (p) => p.outcome === 'delivered');
+    // Every hold gave its num_failures back: delivered on attempt 1.
+    assert.equal(delivered.attempt, 1);
+    assert.deepEqual(
+      (await outcomes(f.db, second)).map((o) => o.outcome),
+      ['deferred', 'delivered'],
+      `one note per hold period (${holds()} holds)`,
     );
   });
 });
