@@ -97,6 +97,10 @@ describe('pacing on the timeline, end to end (api + worker + mta, fake DNS, MX s
     );
     assert.equal(slow.rcptAttempts('second@slow-b.test'), 0, 'held without a connection');
     assert.equal(held?.delivery.state, 'deferred');
+    assert.match(
+      held?.delivery.summary ?? '',
+      /^slow-provider\.test, the recipient’s mail provider, asked us to slow down/,
+    );
 
     // Another destination meanwhile: delivered while the second message is still held.
     const third = await send('third@fast.test');
