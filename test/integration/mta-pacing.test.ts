@@ -41,6 +41,7 @@ describe('mta per-destination back-off', () => {
   let injectPort: number;
   let slow: SmtpSink;
   let fast: SmtpSink;
+  let env: Record<string, string>;
 
   before(async () => {
     dnsServer = await startDnsServer();
@@ -69,7 +70,7 @@ describe('mta per-destination back-off', () => {
         'stalled-provider.test': { concurrency: 1 },
       }),
     );
-    const env: Record<string, string> = {
+    env = {
       ...(await mtaEnv(f, dnsServer, undefined)),
       // Loopback MX addresses: refused by the outbound guard unless opened.
       OUTBOUND_ALLOW_PRIVATE: 'true',
@@ -136,6 +137,25 @@ describe('mta per-destination back-off', () => {
     // The throttled message is retried at the back-off's end (≥ 45 s), not at MTA_RETRY_INTERVALS (5 s).
     await new Promise((r) => setTimeout(r, 7_000));
     assert.equal(slow.rcptAttempts('first@slow-a.test'), 1);
+  });
+
+  it('keeps the back-off across an mta restart', async () => {
+    const file = path.join(f.dataDir, 'mta-backoff.json');
+    await waitUntil('the back-off on disk', () => fs.existsSync(file));
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    await stop(mta);
+    mta = await startMta(env);
+    await waitUntil('restored at start', () =>
+      mta.stdout.some((l) => l.includes('"mta_destination_backoff_restored"')),
+    );
+    const fourth = await insertEmail(f);
+    await inject(injectPort, { emailId: fourth, domain, to: ['fourth@slow-a.test'] });
+    const held = await waitForOutcome(f.db, fourth, (p) => p.outcome === 'deferred');
+    assert.match(
+      held.response,
+      /^waiting: destination slow-provider\.test is throttling us until \d\d:\d\d UTC$/,
+    );
+    assert.equal(slow.rcptAttempts('fourth@slow-a.test'), 0, 'not hammered after the restart');
   });
 
   it('holds a destination at its per-minute cap without a connection: one waiting note', async () => {
