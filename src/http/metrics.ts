@@ -97,17 +97,20 @@ export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'sessions'>)
     },
   });
   // Per-destination pacing (issue 22 item 2): the numbers the mta counted, from its snapshot in
-  // DATA_DIR. prom-client collects the gauges concurrently: the four share one read per scrape.
-  let read: { readonly at: number; readonly values: Promise<DestinationGaugeValues[]> } | undefined;
+  // DATA_DIR. prom-client collects the gauges concurrently: the four share one read while it runs.
+  let read: Promise<DestinationGaugeValues[]> | undefined;
   const destinationValues = (): Promise<DestinationGaugeValues[]> => {
-    const now = Date.now();
-    if (read === undefined || now - read.at > 1_000) {
-      read = {
-        at: now,
-        values: readSnapshot(deps.config.dataDir).then((s) => (s === undefined ? [] : gaugeValues(s, now))),
-      };
+    if (read === undefined) {
+      const now = Date.now();
+      const current = readSnapshot(deps.config.dataDir).then((s) =>
+        s === undefined ? [] : gaugeValues(s, now),
+      );
+      read = current;
+      void current.finally(() => {
+        if (read === current) read = undefined;
+      });
     }
-    return read.values;
+    return read;
   };
   const destinationGauge = (name: string, help: string, pick: (v: DestinationGaugeValues) => number) =>
     new Gauge({
