@@ -41,8 +41,11 @@ describe('pacing on the timeline, end to end (api + worker + mta, fake DNS, MX s
       OUTBOUND_MX_PORT: String(mxPort),
       // Loopback MX addresses: refused by the outbound guard unless opened.
       OUTBOUND_ALLOW_PRIVATE: 'true',
-      // A short back-off keeps the test short; one retry only, which a hold must not spend.
-      MTA_BACKOFF_BASE_S: '3',
+      // Long enough that the second message reaches the MTA while the back-off is on, however
+      // slow the worker's hand-off (seen: a 3 s back-off ended first under load); short enough
+      // for a test. One retry only, which a hold must not spend.
+      MTA_BACKOFF_BASE_S: '20',
+      MTA_BACKOFF_MAX_S: '20',
       MTA_RETRY_INTERVALS: '5',
     });
     const { dns } = sending;

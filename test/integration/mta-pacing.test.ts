@@ -177,8 +177,8 @@ describe('mta per-destination back-off', () => {
   });
 
   it('re-checks a message at the concurrency cap within seconds, one note, no attempt spent', async () => {
-    // The first delivery stays in flight (its RCPT answered after 6 s): the cap of one is full.
-    fast.setRecipientDelay('slow@stall.test', 6_000);
+    // The first delivery stays in flight (its RCPT answered after 10 s): the cap of one is full.
+    fast.setRecipientDelay('slow@stall.test', 10_000);
     const first = await insertEmail(f);
     const second = await insertEmail(f);
     await inject(injectPort, { emailId: first, domain, to: ['slow@stall.test'] });
@@ -190,7 +190,7 @@ describe('mta per-destination back-off', () => {
     // interval: several holds logged while the first is in flight, one note on the timeline.
     const holds = () =>
       mta.stdout.filter((l) => l.includes('"mta_destination_held"') && l.includes('stall.test')).length;
-    await waitUntil('re-checked', () => holds() >= 3, 6_000);
+    await waitUntil('re-checked', () => holds() >= 4, 10_000);
     const delivered = await waitForOutcome(f.db, second, (p) => p.outcome === 'delivered');
     // Every hold gave its num_failures back: delivered on attempt 1.
     assert.equal(delivered.attempt, 1);
