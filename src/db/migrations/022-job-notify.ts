@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { dialectOf } from '../connect';
+import { dialectOf } from '../dialect';
 
 /**
  * PostgreSQL only (issue 23 item 2): a job that is queued and due now wakes idle
