@@ -170,11 +170,17 @@ export async function claim(db: Kysely<Database>, options: ClaimOptions): Promis
   if (!db.isTransaction && !(await hasClaimable(db, queues, probeNow))) return { jobs: [], dead: [] };
 
   if (dialectOf(db) === 'postgres') return claimPostgres(db, queues, options);
-  return db.isTransaction ? claimSqlite(db, queues, options) : db.transaction().execute((trx) => claimSqlite(trx, queues, options));
+  return db.isTransaction
+    ? claimSqlite(db, queues, options)
+    : db.transaction().execute((trx) => claimSqlite(trx, queues, options));
 }
 
 /** Two statements, each atomic on its own: no transaction is needed around them. */
-async function claimPostgres(db: Kysely<Database>, queues: QueueName[], options: ClaimOptions): Promise<ClaimResult> {
+async function claimPostgres(
+  db: Kysely<Database>,
+  queues: QueueName[],
+  options: ClaimOptions,
+): Promise<ClaimResult> {
   const nowDate = options.now ?? new Date();
   const now = nowDate.toISOString();
   const leaseExpiresAt = new Date(nowDate.getTime() + options.leaseMs).toISOString();
@@ -204,7 +210,11 @@ async function claimPostgres(db: Kysely<Database>, queues: QueueName[], options:
   };
 }
 
-async function claimSqlite(trx: Kysely<Database>, queues: QueueName[], options: ClaimOptions): Promise<ClaimResult> {
+async function claimSqlite(
+  trx: Kysely<Database>,
+  queues: QueueName[],
+  options: ClaimOptions,
+): Promise<ClaimResult> {
   // Read the clock once the write lock is held: BEGIN IMMEDIATE may have waited
   // behind other writers, and a lease must run from when it is granted.
   const nowDate = options.now ?? new Date();

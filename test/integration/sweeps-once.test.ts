@@ -32,7 +32,7 @@ function startWorker(env: Record<string, string>): Worker {
   const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env } });
   const lines: Record<string, unknown>[] = [];
   let buffer = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     buffer += chunk.toString();
     for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
       const line = buffer.slice(0, i);
@@ -40,7 +40,7 @@ function startWorker(env: Record<string, string>): Worker {
       if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
     }
   });
-  child.stderr!.resume();
+  child.stderr.resume();
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, lines, exit };
 }
@@ -61,10 +61,14 @@ async function runTwoWorkers(databaseUrl: string, root: string): Promise<{ worke
   const db = openDatabase(databaseUrl, { poolSize: 2 });
   try {
     for (const [i, port] of ports.entries()) {
-      await waitUntil(`worker ${i} healthy`, async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
-        return res?.ok === true;
-      }, 30_000);
+      await waitUntil(
+        `worker ${i} healthy`,
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+          return res?.ok === true;
+        },
+        30_000,
+      );
     }
     await waitUntil(
       'three webhook dispatch slots and every seeded sweep done',
@@ -130,13 +134,17 @@ void describe('periodic sweeps with two workers on one database', () => {
     }
   });
 
-  void it('PostgreSQL: each slot of each sweep runs once', { timeout: 90_000, ...requirePostgres() }, async () => {
-    const url = await testPostgresUrl();
-    const { workers, db } = await runTwoWorkers(url, path.join(root, 'postgres'));
-    try {
-      await assertEachSlotRanOnce(workers, db);
-    } finally {
-      await db.destroy();
-    }
-  });
+  void it(
+    'PostgreSQL: each slot of each sweep runs once',
+    { timeout: 90_000, ...requirePostgres() },
+    async () => {
+      const url = await testPostgresUrl();
+      const { workers, db } = await runTwoWorkers(url, path.join(root, 'postgres'));
+      try {
+        await assertEachSlotRanOnce(workers, db);
+      } finally {
+        await db.destroy();
+      }
+    },
+  );
 });

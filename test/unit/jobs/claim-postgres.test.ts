@@ -60,23 +60,27 @@ void describe('the job claim on PostgreSQL', requirePostgres(), () => {
   });
 
   // Without SKIP LOCKED, w2 waits on w1's row while w1 waits on w2: the timeout turns that into a failure.
-  void it('passes over a row another transaction holds instead of waiting for it', { timeout: 10_000 }, async () => {
-    const a = await enqueue(db, { queue: 'email-send', payload: { n: 1 }, runAt: at(-2_000) });
-    const b = await enqueue(db, { queue: 'email-send', payload: { n: 2 }, runAt: at(-1_000) });
-    await db.transaction().execute(async (trx) => {
-      const held = await claim(trx, { queues: ['email-send'], owner: 'w1', leaseMs: 60_000, limit: 1 });
-      assert.deepEqual(
-        held.jobs.map((j) => j.id),
-        [a.id],
-      );
-      // w1 has not committed: without SKIP LOCKED, w2 would wait here for w1's row.
-      const next = await claim(other, { queues: ['email-send'], owner: 'w2', leaseMs: 60_000, limit: 5 });
-      assert.deepEqual(
-        next.jobs.map((j) => j.id),
-        [b.id],
-      );
-    });
-  });
+  void it(
+    'passes over a row another transaction holds instead of waiting for it',
+    { timeout: 10_000 },
+    async () => {
+      const a = await enqueue(db, { queue: 'email-send', payload: { n: 1 }, runAt: at(-2_000) });
+      const b = await enqueue(db, { queue: 'email-send', payload: { n: 2 }, runAt: at(-1_000) });
+      await db.transaction().execute(async (trx) => {
+        const held = await claim(trx, { queues: ['email-send'], owner: 'w1', leaseMs: 60_000, limit: 1 });
+        assert.deepEqual(
+          held.jobs.map((j) => j.id),
+          [a.id],
+        );
+        // w1 has not committed: without SKIP LOCKED, w2 would wait here for w1's row.
+        const next = await claim(other, { queues: ['email-send'], owner: 'w2', leaseMs: 60_000, limit: 5 });
+        assert.deepEqual(
+          next.jobs.map((j) => j.id),
+          [b.id],
+        );
+      });
+    },
+  );
 
   void it('re-claims a job whose lease expired and counts another attempt', async () => {
     const { id } = await enqueue(db, { queue: 'email-send', payload: {} });
@@ -135,7 +139,13 @@ void describe('the job claim on PostgreSQL', requirePostgres(), () => {
     assert.equal(row.last_error, LEASE_EXPIRED_ERROR);
     assert.ok(row.finished_at);
     assert.equal(row.lease_expires_at, null);
-    const later = await claim(db, { queues: ['email-send'], owner: 'c', leaseMs: 1_000, limit: 1, now: at(9_000) });
+    const later = await claim(db, {
+      queues: ['email-send'],
+      owner: 'c',
+      leaseMs: 1_000,
+      limit: 1,
+      now: at(9_000),
+    });
     assert.deepEqual(later, { jobs: [], dead: [] });
   });
 
@@ -145,21 +155,33 @@ void describe('the job claim on PostgreSQL', requirePostgres(), () => {
       .jobs[0]!;
     // w1 stalled past its lease; w1 itself (same owner, a later attempt) and then w2 re-claim.
     const again = (
-      await claim(other, { queues: ['webhook-delivery'], owner: 'w1', leaseMs: 1_000, limit: 1, now: at(1_500) })
+      await claim(other, {
+        queues: ['webhook-delivery'],
+        owner: 'w1',
+        leaseMs: 1_000,
+        limit: 1,
+        now: at(1_500),
+      })
     ).jobs[0]!;
     assert.equal(again.attempts, 2);
     assert.equal(await complete(db, stale, 'w1'), false, 'same owner, older attempt');
     assert.equal(await extendLease(db, stale, 'w1', 60_000), false);
-    assert.deepEqual(await fail(db, stale, 'w1', new Error('late'), { retryable: true }), { outcome: 'lost' });
+    assert.deepEqual(await fail(db, stale, 'w1', new Error('late'), { retryable: true }), {
+      outcome: 'lost',
+    });
     assert.equal(await complete(db, again, 'w2'), false, 'right attempt, wrong owner');
     assert.equal(await complete(db, again, 'w1'), true);
-    const row = await db.selectFrom('jobs').select(['state', 'attempts', 'lease_owner']).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('jobs')
+      .select(['state', 'attempts', 'lease_owner'])
+      .executeTakeFirstOrThrow();
     assert.deepEqual(row, { state: 'succeeded', attempts: 2, lease_owner: 'w1' });
   });
 
   void it('retries a failed attempt after its backoff and settles under the lease only', async () => {
     await enqueue(db, { queue: 'webhook-delivery', payload: {} });
-    const job = (await claim(db, { queues: ['webhook-delivery'], owner: 'w', leaseMs: 1_000, limit: 1 })).jobs[0]!;
+    const job = (await claim(db, { queues: ['webhook-delivery'], owner: 'w', leaseMs: 1_000, limit: 1 }))
+      .jobs[0]!;
     const outcome = await fail(db, job, 'w', new Error('boom'), { retryable: true, retryDelayMs: 5_000 });
     assert.equal(outcome.outcome, 'retry');
     assert.deepEqual(
@@ -180,9 +202,11 @@ void describe('the job claim on PostgreSQL', requirePostgres(), () => {
     const dbs = [db, other, db, other, db, other];
     const results = await Promise.all(
       dbs.map((d, i) =>
-        d.transaction().execute((trx) =>
-          enqueue(trx, { queue: 'retention', payload: { i }, dedupeKey: 'run:2026-11-26T19:00:00.000Z' }),
-        ),
+        d
+          .transaction()
+          .execute((trx) =>
+            enqueue(trx, { queue: 'retention', payload: { i }, dedupeKey: 'run:2026-11-26T19:00:00.000Z' }),
+          ),
       ),
     );
     assert.equal(results.filter((r) => r.created).length, 1);

@@ -12,7 +12,11 @@ export interface ClaimerRun {
  * connection to `url`, lets them go at once, and returns what each claimed once
  * the queue is drained.
  */
-export async function runClaimers(url: string, owners: readonly string[], batch: number): Promise<ClaimerRun[]> {
+export async function runClaimers(
+  url: string,
+  owners: readonly string[],
+  batch: number,
+): Promise<ClaimerRun[]> {
   const script = path.join(__dirname, 'concurrent-claimer.js');
   const claimers = owners.map((owner) => {
     const input: ClaimerInput = { url, owner, batch };

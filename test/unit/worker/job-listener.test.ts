@@ -63,7 +63,9 @@ void describe('NOTIFY wakes idle workers on PostgreSQL', requirePostgres(), () =
     latencies.sort((a, b) => a - b);
     // The figure the report quotes; no bound is asserted on it (machine speed).
     log.logger.info({ event: 'notify_latency_ms', latencies });
-    process.stderr.write(`NOTIFY send→claim latency (ms, idle worker): ${latencies.map((l) => l.toFixed(1)).join(', ')}\n`);
+    process.stderr.write(
+      `NOTIFY send→claim latency (ms, idle worker): ${latencies.map((l) => l.toFixed(1)).join(', ')}\n`,
+    );
     assert.equal(ran.length, 5);
     assert.equal(log.events('job_listen_started').length, 1);
   });
@@ -100,7 +102,9 @@ void describe('NOTIFY wakes idle workers on PostgreSQL', requirePostgres(), () =
       await listener.ready;
       await waitUntil('the wake after LISTEN', () => wakes === 1, 5_000);
       await sql`select pg_terminate_backend(pid) from pg_stat_activity
-                where application_name = 'mailroom-worker-listen' and datname = current_database()`.execute(db);
+                where application_name = 'mailroom-worker-listen' and datname = current_database()`.execute(
+        db,
+      );
       await waitUntil('LISTEN again', () => log.events('job_listen_started').length === 2, 10_000);
       assert.equal(log.events('job_listen_lost').length, 1);
       assert.equal(wakes, 2, 'the reconnect woke the runner once');

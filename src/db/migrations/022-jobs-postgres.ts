@@ -14,6 +14,9 @@ import { dialectOf } from '../dialect';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (dialectOf(db) !== 'postgres') return;
+  // The claim's due branch (jobs/claim-postgres.ts) walks this in run_at order across
+  // all its queues and stops at its limit. SQLite claims per queue over jobs_claim.
+  await db.schema.createIndex('jobs_due').on('jobs').columns(['state', 'run_at']).execute();
   await sql`
     create function mailroom_jobs_notify() returns trigger language plpgsql as $$
     begin
@@ -37,4 +40,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   if (dialectOf(db) !== 'postgres') return;
   await sql`drop trigger jobs_notify on jobs`.execute(db);
   await sql`drop function mailroom_jobs_notify()`.execute(db);
+  await db.schema.dropIndex('jobs_due').execute();
 }
