@@ -159,7 +159,7 @@ void describe('claim', () => {
     await t.db.transaction().execute(async (trx) => {
       for (let i = 0; i < total; i++) await enqueue(trx, { queue: 'email-send', payload: { i } });
     });
-    const runs = await runClaimers(t.file, ['c1', 'c2', 'c3'], 3);
+    const runs = await runClaimers(t.url, ['c1', 'c2', 'c3'], 3);
     const results = runs.map((r) => r.ids);
 
     const all = results.flat();

@@ -1,20 +1,20 @@
 // Runs in a worker thread: a second claimer with its own connection, as another
 // worker process would be. (In one thread, a second better-sqlite3 connection
 // waiting on BEGIN IMMEDIATE would block the very event loop holding the lock.)
-// On PostgreSQL each thread has its own pool, so claims really run in parallel.
+// Either backend: on PostgreSQL it is a pool of its own.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../../../src/db/connect';
 import { claim } from '../../../src/jobs/claim';
+import { openTestDatabase } from '../../helpers/open-database';
 
 export interface ClaimerInput {
-  /** DATABASE_URL: a SQLite file or a postgres:// URL. */
+  /** DATABASE_URL of the test database. */
   readonly url: string;
   readonly owner: string;
   readonly batch: number;
 }
 
 async function run(input: ClaimerInput, start: Promise<void>): Promise<string[]> {
-  const db = openDatabase(input.url, { poolSize: 2 });
+  const db = openTestDatabase(input.url);
   const ids: string[] = [];
   await start;
   try {
