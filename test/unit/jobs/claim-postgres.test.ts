@@ -8,6 +8,7 @@ import { enqueue } from '../../../src/jobs/enqueue';
 import { extendLease } from '../../../src/jobs/extend-lease';
 import { fail } from '../../../src/jobs/fail';
 import { queueDepths } from '../../../src/jobs/queue-stats';
+import { rescheduleQueuedJob } from '../../../src/jobs/reschedule';
 import { requirePostgres, testPostgresUrl } from '../../helpers/postgres';
 import { runClaimers } from './claimers';
 
@@ -196,6 +197,37 @@ void describe('the job claim on PostgreSQL', requirePostgres(), () => {
       now: at(6_000),
     });
     assert.equal(retried.jobs[0]?.attempts, 2);
+  });
+
+  void it('reschedules a job only while no claim holds it, and a claim passes over one being rescheduled', async () => {
+    const runAt = at(-1_000).toISOString();
+    await enqueue(db, { queue: 'email-send', payload: {}, dedupeKey: 'email_a' });
+    const later = at(3_600_000).toISOString();
+    // A claim in flight (uncommitted) holds the row: the reschedule waits for it, then finds it claimed.
+    let rescheduled: Promise<boolean> | undefined;
+    await db.transaction().execute(async (trx) => {
+      const { jobs } = await claim(trx, { queues: ['email-send'], owner: 'w', leaseMs: 60_000, limit: 1 });
+      assert.equal(jobs.length, 1);
+      rescheduled = rescheduleQueuedJob(other, { queue: 'email-send', dedupeKey: 'email_a' }, later, runAt);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    });
+    assert.equal(await rescheduled, false, 'a claimed job is not rescheduled');
+    // A reschedule in flight holds the row: a claim skips it rather than wait or take it.
+    await enqueue(db, { queue: 'email-send', payload: {}, dedupeKey: 'email_b' });
+    await db.transaction().execute(async (trx) => {
+      assert.equal(
+        await rescheduleQueuedJob(trx, { queue: 'email-send', dedupeKey: 'email_b' }, later, runAt),
+        true,
+      );
+      const { jobs } = await claim(other, { queues: ['email-send'], owner: 'w2', leaseMs: 60_000, limit: 5 });
+      assert.deepEqual(jobs, []);
+    });
+    const row = await db
+      .selectFrom('jobs')
+      .select(['state', 'run_at'])
+      .where('dedupe_key', '=', 'email_b')
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(row, { state: 'queued', run_at: later });
   });
 
   void it('enqueues once per (queue, dedupe key) when many connections race for the key', async () => {

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../../src/db/connect';
 import { migrate, openDatabase } from '../../../src/db/connect';
 import { enqueue } from '../../../src/jobs/enqueue';
+import { rescheduleQueuedJob } from '../../../src/jobs/reschedule';
 import { listenForJobs } from '../../../src/worker/job-listener';
 import { startWorker } from '../../../src/worker/start-worker';
 import { captureLog } from '../../helpers/capture-log';
@@ -70,19 +71,28 @@ void describe('NOTIFY wakes idle workers on PostgreSQL', requirePostgres(), () =
     assert.equal(log.events('job_listen_started').length, 1);
   });
 
-  void it('does not wake for a job due later, nor for a queue it does not claim', async () => {
+  void it('wakes for a job made due, not for one due later nor for a queue it does not claim', async () => {
     let wakes = 0;
     const log = captureLog({ level: 'info' });
     const listener = listenForJobs({ url, queues: ['email-send'], wake: () => wakes++, logger: log.logger });
     try {
       await listener.ready;
       await waitUntil('the wake after LISTEN', () => wakes === 1, 5_000);
-      await enqueue(db, { queue: 'email-send', payload: {}, runAt: new Date(Date.now() + 3_600_000) });
+      await enqueue(db, {
+        queue: 'email-send',
+        payload: {},
+        runAt: new Date(Date.now() + 3_600_000),
+        dedupeKey: 'scheduled',
+      });
       await enqueue(db, { queue: 'retention', payload: {} });
       await enqueue(db, { queue: 'email-send', payload: { marker: true } });
       await waitUntil('the due email-send notification', () => wakes >= 2, 5_000);
       await sleep(200);
       assert.equal(wakes, 2, 'one wake: the due email-send job; notifications arrive in commit order');
+      // Rescheduled to now (PATCH /v1/emails/{id}): due, so it notifies.
+      const now = new Date().toISOString();
+      await rescheduleQueuedJob(db, { queue: 'email-send', dedupeKey: 'scheduled' }, now, now);
+      await waitUntil('the rescheduled job notification', () => wakes === 3, 5_000);
     } finally {
       await listener.close();
     }
