@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Logger } from '../shared/logger';
 
@@ -6,6 +7,8 @@ export const JOBS_CHANNEL = 'mailroom_jobs';
 
 /** After a lost connection, the next attempt waits this long (the poll covers the gap). */
 const RECONNECT_MS = 2_000;
+/** How long close() waits for the server to acknowledge the connection's end. */
+const CLOSE_WAIT_MS = 1_000;
 
 export interface JobListenerOptions {
   readonly url: string;
@@ -91,7 +94,8 @@ export function listenForJobs(options: JobListenerOptions): JobListener {
       if (c) {
         c.removeAllListeners();
         c.on('error', () => undefined);
-        await c.end().catch(() => undefined);
+        // Bounded: a server that went away may never answer the goodbye, and stopping must not wait on it.
+        await Promise.race([c.end().catch(() => undefined), sleep(CLOSE_WAIT_MS, undefined, { ref: false })]);
       }
     },
   };
