@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { requirePostgres, testPostgresUrl } from './postgres';
+import { postgresTemplate, requirePostgres, testPostgresUrl } from './postgres';
 import { psqlExec } from './postgres-server';
 import { waitUntil } from './wait-until';
 
@@ -76,11 +76,32 @@ void describe('PostgreSQL test harness', requirePostgres(), () => {
     await assert.rejects(psqlExec(b, 'select * from only_in_a'), /does not exist/);
   });
 
+  it('copies a template built once: each copy has its tables, and copies stay apart', async () => {
+    let builds = 0;
+    const build = async (url: string): Promise<void> => {
+      builds++;
+      await psqlExec(url, 'create table built (x int)');
+    };
+    const key = `harness_${process.pid}`;
+    const [t1, t2] = await Promise.all([postgresTemplate(key, build), postgresTemplate(key, build)]);
+    assert.equal(t1, t2);
+    assert.equal(builds, 1);
+    const a = await testPostgresUrl({ template: t1 });
+    const b = await testPostgresUrl({ template: t1 });
+    await psqlExec(a, 'insert into built values (1)');
+    assert.equal(await psqlExec(a, 'select count(*) from built'), '1');
+    assert.equal(await psqlExec(b, 'select count(*) from built'), '0');
+  });
+
   it('runs the server as an unprivileged user, never root', async () => {
     const url = await testPostgresUrl();
     assert.notEqual(await psqlExec(url, 'select current_user'), 'root');
-    // The backend serving this very query is a child of the postmaster: same uid.
-    const pid = Number(await psqlExec(url, 'select pg_backend_pid()'));
+    // The checkpointer lives as long as the server and runs as its user (a backend's pid
+    // would be gone with psql's session before /proc could be read).
+    const pid = Number(
+      await psqlExec(url, "select pid from pg_stat_activity where backend_type = 'checkpointer'"),
+    );
+    assert.ok(pid > 0);
     assert.notEqual(uidOf(pid), 0);
     const port = Number(new URL(url).port);
     const server = serverProcesses(port);
