@@ -3,6 +3,7 @@ import { dialectOf } from '../db/connect';
 import type { Database } from '../db/schema';
 import { byArity, PreparedQuery } from '../db/precompiled';
 import { claimable, expiredOnLastAttempt } from './claim-predicates';
+import type { LeasedRow } from './claim-postgres';
 import { byRunAt, failExpiredOnLastAttemptPg, leaseJobsPg } from './claim-postgres';
 import type { QueueName } from './queues';
 
@@ -197,17 +198,7 @@ async function claimPostgres(
     limit: options.limit,
   });
   rows.sort(byRunAt);
-  return {
-    dead: dead.map(toDead),
-    jobs: rows.map((r) => ({
-      id: r.id,
-      queue: r.queue as QueueName,
-      payloadJson: r.payload,
-      attempts: r.attempts,
-      maxAttempts: r.max_attempts,
-      leaseExpiresAt,
-    })),
-  };
+  return { dead: dead.map(toDead), jobs: rows.map((r) => toClaimed(r, leaseExpiresAt)) };
 }
 
 async function claimSqlite(
@@ -234,17 +225,7 @@ async function claimSqlite(
   // RETURNING has no defined order; keep the one candidates were picked in.
   const rank = new Map(ids.map((id, i) => [id, i]));
   rows.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
-  return {
-    dead: dead.map(toDead),
-    jobs: rows.map((r) => ({
-      id: r.id,
-      queue: r.queue as QueueName,
-      payloadJson: r.payload,
-      attempts: r.attempts,
-      maxAttempts: r.max_attempts,
-      leaseExpiresAt,
-    })),
-  };
+  return { dead: dead.map(toDead), jobs: rows.map((r) => toClaimed(r, leaseExpiresAt)) };
 }
 
 /**
@@ -273,4 +254,17 @@ async function pickCandidates(
 
 function toDead(row: { id: string; queue: string; attempts: number }): DeadJob {
   return { id: row.id, queue: row.queue as QueueName, attempts: row.attempts };
+}
+
+type LeasedColumns = Pick<LeasedRow, 'id' | 'queue' | 'payload' | 'attempts' | 'max_attempts'>;
+
+function toClaimed(row: LeasedColumns, leaseExpiresAt: string): ClaimedJob {
+  return {
+    id: row.id,
+    queue: row.queue as QueueName,
+    payloadJson: row.payload,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    leaseExpiresAt,
+  };
 }
