@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import os from 'node:os';
 import { describe, it } from 'node:test';
 import { postgresTemplate, requirePostgres, testPostgresUrl } from './postgres';
 import { psqlExec } from './postgres-server';
@@ -134,5 +135,32 @@ void describe('PostgreSQL test harness', requirePostgres(), () => {
     await new Promise((r) => child.once('exit', r));
     assert.deepEqual(serverProcesses(port), []);
     assert.equal(await accepts(port), false);
+  });
+});
+
+void describe('PostgreSQL test harness without PostgreSQL', () => {
+  /** requirePostgres() in a process that finds no binaries and no shared server. */
+  function withoutPostgres(ci: boolean): { status: number | null; stdout: string; stderr: string } {
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      MAILROOM_TEST_PG_BINDIR: fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-no-pg-')),
+    };
+    if (ci) env.CI = 'true';
+    const script = `const o = require(${JSON.stringify(HELPER)}).requirePostgres(); console.log(JSON.stringify(o));`;
+    return spawnSync(process.execPath, ['-e', script], { env, encoding: 'utf8' });
+  }
+
+  it('skips with a loud banner naming what is missing and how to install it', () => {
+    const run = withoutPostgres(false);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match((JSON.parse(run.stdout) as { skip?: string }).skip ?? '', /PostgreSQL is not installed/);
+    assert.match(run.stderr, /SKIPPING PostgreSQL tests/);
+    assert.match(run.stderr, /apt-get install postgresql/);
+  });
+
+  it('fails under CI=true instead of skipping', () => {
+    const run = withoutPostgres(true);
+    assert.notEqual(run.status, 0);
+    assert.match(run.stderr, /CI=true: PostgreSQL tests must run/);
   });
 });
