@@ -9,6 +9,7 @@ export const JOBS_CHANNEL = 'mailroom_jobs';
 const RECONNECT_MS = 2_000;
 /** How long close() waits for the server to acknowledge the connection's end. */
 const CLOSE_WAIT_MS = 1_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export interface JobListenerOptions {
   readonly url: string;
@@ -62,6 +63,8 @@ export function listenForJobs(options: JobListenerOptions): JobListener {
       connectionString: options.url,
       application_name: 'mailroom-worker-listen',
       keepAlive: true,
+      // A connect that hangs (a server gone quiet) must end in a retry, not hold worker start.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
     client = c;
     c.on('notification', (msg) => {
