@@ -62,8 +62,7 @@ void describe('NOTIFY wakes idle workers on PostgreSQL', requirePostgres(), () =
       await workerDb.destroy();
     }
     latencies.sort((a, b) => a - b);
-    // The figure the report quotes; no bound is asserted on it (machine speed).
-    log.logger.info({ event: 'notify_latency_ms', latencies });
+    // For docs/internals/jobs.md; no bound is asserted on it (machine speed).
     process.stderr.write(
       `NOTIFY send→claim latency (ms, idle worker): ${latencies.map((l) => l.toFixed(1)).join(', ')}\n`,
     );
