@@ -120,7 +120,7 @@ export const configTable = {
     'WORKER_POLL_MS',
     int(10, 600_000),
     '100',
-    'How often an idle worker looks for due jobs. Only the fallback for sends: the api tells the worker (through the supervisor) when it commits one, so a send does not wait for the poll; scheduled sends, retries and a lost notification do.',
+    'How often an idle worker looks for due jobs. Only the fallback for sends: the api tells the worker (through the supervisor) when it commits one, and on PostgreSQL every commit that makes a job due NOTIFYs the workers of every node, so a send does not wait for the poll; scheduled sends, retries and a lost notification do.',
   ),
   workerStallLimitMs: key(
     'WORKER_STALL_LIMIT_MS',

@@ -37,6 +37,17 @@ function onPath(name: string): string | undefined {
  * client wrappers on PATH; the newest major there wins, else whatever PATH holds.
  */
 export function findPostgresBinaries(): PostgresBinaries | undefined {
+  // MAILROOM_TEST_PG_BINDIR picks one installation (a major version of one's choice) and
+  // nothing else: the harness's own test points it at an empty dir to see the missing case.
+  const chosen = process.env.MAILROOM_TEST_PG_BINDIR;
+  if (chosen !== undefined && chosen !== '') {
+    const found = {
+      initdb: path.join(chosen, 'initdb'),
+      pgCtl: path.join(chosen, 'pg_ctl'),
+      psql: path.join(chosen, 'psql'),
+    };
+    return Object.values(found).every(executable) ? found : undefined;
+  }
   const base = '/usr/lib/postgresql';
   let majors: string[] = [];
   try {
@@ -62,6 +73,8 @@ export function findPostgresBinaries(): PostgresBinaries | undefined {
 
 /** psql alone: enough to make databases on a server someone else runs. */
 export function findPsql(): string | undefined {
+  const chosen = process.env.MAILROOM_TEST_PG_BINDIR;
+  if (chosen !== undefined && chosen !== '') return findPostgresBinaries()?.psql;
   return findPostgresBinaries()?.psql ?? onPath('psql');
 }
 

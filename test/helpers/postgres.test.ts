@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import os from 'node:os';
 import { describe, it } from 'node:test';
-import { requirePostgres, testPostgresUrl } from './postgres';
+import { postgresTemplate, requirePostgres, testPostgresUrl } from './postgres';
 import { psqlExec } from './postgres-server';
 import { waitUntil } from './wait-until';
 
@@ -76,11 +77,32 @@ void describe('PostgreSQL test harness', requirePostgres(), () => {
     await assert.rejects(psqlExec(b, 'select * from only_in_a'), /does not exist/);
   });
 
+  it('copies a template built once: each copy has its tables, and copies stay apart', async () => {
+    let builds = 0;
+    const build = async (url: string): Promise<void> => {
+      builds++;
+      await psqlExec(url, 'create table built (x int)');
+    };
+    const key = `harness_${process.pid}`;
+    const [t1, t2] = await Promise.all([postgresTemplate(key, build), postgresTemplate(key, build)]);
+    assert.equal(t1, t2);
+    assert.equal(builds, 1);
+    const a = await testPostgresUrl({ template: t1 });
+    const b = await testPostgresUrl({ template: t1 });
+    await psqlExec(a, 'insert into built values (1)');
+    assert.equal(await psqlExec(a, 'select count(*) from built'), '1');
+    assert.equal(await psqlExec(b, 'select count(*) from built'), '0');
+  });
+
   it('runs the server as an unprivileged user, never root', async () => {
     const url = await testPostgresUrl();
     assert.notEqual(await psqlExec(url, 'select current_user'), 'root');
-    // The backend serving this very query is a child of the postmaster: same uid.
-    const pid = Number(await psqlExec(url, 'select pg_backend_pid()'));
+    // The checkpointer lives as long as the server and runs as its user (a backend's pid
+    // would be gone with psql's session before /proc could be read).
+    const pid = Number(
+      await psqlExec(url, "select pid from pg_stat_activity where backend_type = 'checkpointer'"),
+    );
+    assert.ok(pid > 0);
     assert.notEqual(uidOf(pid), 0);
     const port = Number(new URL(url).port);
     const server = serverProcesses(port);
@@ -113,5 +135,32 @@ void describe('PostgreSQL test harness', requirePostgres(), () => {
     await new Promise((r) => child.once('exit', r));
     assert.deepEqual(serverProcesses(port), []);
     assert.equal(await accepts(port), false);
+  });
+});
+
+void describe('PostgreSQL test harness without PostgreSQL', () => {
+  /** requirePostgres() in a process that finds no binaries and no shared server. */
+  function withoutPostgres(ci: boolean): { status: number | null; stdout: string; stderr: string } {
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      MAILROOM_TEST_PG_BINDIR: fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-no-pg-')),
+    };
+    if (ci) env.CI = 'true';
+    const script = `const o = require(${JSON.stringify(HELPER)}).requirePostgres(); console.log(JSON.stringify(o));`;
+    return spawnSync(process.execPath, ['-e', script], { env, encoding: 'utf8' });
+  }
+
+  it('skips with a loud banner naming what is missing and how to install it', () => {
+    const run = withoutPostgres(false);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match((JSON.parse(run.stdout) as { skip?: string }).skip ?? '', /PostgreSQL is not installed/);
+    assert.match(run.stderr, /SKIPPING PostgreSQL tests/);
+    assert.match(run.stderr, /apt-get install postgresql/);
+  });
+
+  it('fails under CI=true instead of skipping', () => {
+    const run = withoutPostgres(true);
+    assert.notEqual(run.status, 0);
+    assert.match(run.stderr, /CI=true: PostgreSQL tests must run/);
   });
 });

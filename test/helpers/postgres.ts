@@ -75,26 +75,86 @@ function adminUrl(): string {
 }
 
 /**
- * A fresh, empty database on a real PostgreSQL server (CREATE DATABASE from template1),
- * as a postgres:// URL. Throws, with how to install PostgreSQL, when there is none.
+ * DDL on a database whose last connections are still closing (a pool just ended) fails with
+ * "is being accessed by other users" until their backends exit: a short wait clears it.
  */
-export async function testPostgresUrl(): Promise<string> {
-  if (!postgresAvailable()) throw new Error(missingText());
-  const admin = adminUrl();
-  hookExit();
-  const name = `mr_${crypto.randomBytes(8).toString('hex')}`;
-  await psqlExec(admin, `create database ${name}`);
-  created.push(name);
-  const url = new URL(admin);
+async function adminDdl(sql: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await psqlExec(adminUrl(), sql);
+      return;
+    } catch (err) {
+      if (attempt >= 50 || !String(err).includes('being accessed by other users')) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+function urlOf(name: string): string {
+  const url = new URL(adminUrl());
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * A fresh database on a real PostgreSQL server, as a postgres:// URL: empty (a copy of
+ * template1), or a copy of `template` (from postgresTemplate()). Throws, saying how to
+ * install PostgreSQL, when there is none.
+ */
+export async function testPostgresUrl(options: { readonly template?: string } = {}): Promise<string> {
+  if (!postgresAvailable()) throw new Error(missingText());
+  adminUrl();
+  hookExit();
+  const name = `mr_${crypto.randomBytes(8).toString('hex')}`;
+  await adminDdl(
+    `create database ${name}${options.template === undefined ? '' : ` template ${options.template}`}`,
+  );
+  created.push(name);
+  return urlOf(name);
+}
+
+const templates = new Map<string, Promise<string>>();
+
+/**
+ * A template database named by `key` (letters, digits, _), built once per server by `build`
+ * on a fresh database and then shared: copying it is faster than building each time (the
+ * migrations take about a second). Processes racing to build it both build; the first rename wins.
+ */
+export function postgresTemplate(key: string, build: (url: string) => Promise<void>): Promise<string> {
+  if (!/^\w{1,40}$/.test(key)) throw new Error(`bad template key: ${key}`);
+  let pending = templates.get(key);
+  if (pending === undefined) {
+    pending = buildTemplate(`mr_tpl_${key}`, build);
+    templates.set(key, pending);
+    void pending.catch(() => templates.delete(key));
+  }
+  return pending;
+}
+
+async function templateExists(name: string): Promise<boolean> {
+  return (await psqlExec(adminUrl(), `select count(*) from pg_database where datname = '${name}'`)) === '1';
+}
+
+async function buildTemplate(name: string, build: (url: string) => Promise<void>): Promise<string> {
+  if (await templateExists(name)) return name;
+  const url = await testPostgresUrl();
+  const draft = new URL(url).pathname.slice(1);
+  await build(url);
+  try {
+    await adminDdl(`alter database ${draft} rename to ${name}`);
+    created.splice(created.indexOf(draft), 1);
+  } catch (err) {
+    if (!(await templateExists(name))) throw err;
+    await dropTestDatabase(url);
+  }
+  return name;
 }
 
 /** Drops a database testPostgresUrl() made, once nothing holds a connection to it that matters. */
 export async function dropTestDatabase(url: string): Promise<void> {
   const name = new URL(url).pathname.slice(1);
   if (!/^mr_[0-9a-f]{16}$/.test(name)) throw new Error(`not a test database: ${name}`);
-  await psqlExec(adminUrl(), `drop database if exists ${name} with (force)`);
+  await adminDdl(`drop database if exists ${name} with (force)`);
   const i = created.indexOf(name);
   if (i >= 0) created.splice(i, 1);
 }

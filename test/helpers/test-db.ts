@@ -1,11 +1,13 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Db } from '../../src/db/connect';
 import { migrate } from '../../src/db/connect';
+import { migrations } from '../../src/db/migrations';
 import type { TestBackend } from './open-database';
 import { openTestDatabase, sqliteUrlOf } from './open-database';
-import { dropTestDatabase, testBackend, testPostgresUrl } from './postgres';
+import { dropTestDatabase, postgresTemplate, testBackend, testPostgresUrl } from './postgres';
 
 export interface TestDb {
   readonly backend: TestBackend;
@@ -39,9 +41,9 @@ export async function createTestDb(options?: TestDbOptions): Promise<TestDb>;
 export async function createTestDb(options: TestDbOptions = {}): Promise<TestDb> {
   const backend = options.backend ?? testBackend();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-jobs-'));
-  const url = backend === 'postgres' ? await testPostgresUrl() : sqliteUrlOf(dataDir);
+  const url = backend === 'postgres' ? await migratedPostgresUrl() : sqliteUrlOf(dataDir);
   const db = openTestDatabase(url);
-  await migrate(db);
+  if (backend === 'sqlite') await migrate(db);
   const extra: Db[] = [];
   return {
     backend,
@@ -63,6 +65,25 @@ export async function createTestDb(options: TestDbOptions = {}): Promise<TestDb>
   };
 }
 
+/**
+ * A fresh PostgreSQL database built by the real migrations: a copy of a template migrated once
+ * per server. The template's name follows the migrations' code, so a server that outlives an
+ * edit (MAILROOM_TEST_PG_URL of one's own) never hands out a stale schema.
+ */
+export async function migratedPostgresUrl(): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  for (const [name, m] of Object.entries(migrations)) hash.update(`${name}\0${m.up.toString()}\0`);
+  const template = await postgresTemplate(hash.digest('hex').slice(0, 16), async (url) => {
+    const db = openTestDatabase(url);
+    try {
+      await migrate(db);
+    } finally {
+      await db.destroy();
+    }
+  });
+  return testPostgresUrl({ template });
+}
+
 /** The database a process started with `DATA_DIR=dataDir` uses, on the matrix's backend. */
 export interface ProcessDatabase {
   /** Its DATABASE_URL, for openTestDatabase(). */
@@ -81,7 +102,11 @@ export async function processDatabase(
   options: TestDbOptions & { readonly migrated?: boolean } = {},
 ): Promise<ProcessDatabase> {
   const backend = options.backend ?? testBackend();
-  const url = backend === 'postgres' ? await testPostgresUrl() : sqliteUrlOf(dataDir);
+  if (backend === 'postgres') {
+    const url = options.migrated === true ? await migratedPostgresUrl() : await testPostgresUrl();
+    return { url, env: { DATABASE_URL: url } };
+  }
+  const url = sqliteUrlOf(dataDir);
   if (options.migrated === true) {
     const db = openTestDatabase(url);
     try {
@@ -90,5 +115,5 @@ export async function processDatabase(
       await db.destroy();
     }
   }
-  return { url, env: backend === 'postgres' ? { DATABASE_URL: url } : {} };
+  return { url, env: {} };
 }

@@ -111,7 +111,9 @@ describe('DATA_DIR is private under umask 022', () => {
     sink = await startSmtpSink();
     // The relay defers: the message stays in the MTA's queue, whose files are then checked too.
     sink.setDataBehaviour({ code: 451, message: '4.3.0 try later' });
+    // SQLite only: among the files whose modes are checked are mail.db and its WAL.
     app = await startAppliance({
+      backend: 'sqlite',
       dataDir,
       env: { DNS_SERVERS: dns.address, SMTP_RELAY: sink.address, MTA_RETRY_INTERVALS: '30,30' },
     });

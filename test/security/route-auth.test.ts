@@ -4,20 +4,17 @@
 // app's route table and sends every protected route, unauthenticated, in the path variants
 // a router or a proxy might treat differently; each must answer 401 or 404.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type Router from '@koa/router';
 import pino from 'pino';
 import { parseConfig } from '../../src/config';
 import type { Db } from '../../src/db/connect';
-import { migrate, openDb } from '../../src/db/connect';
 import { startApiWriter } from '../../src/http/api-writer';
 import { createApp } from '../../src/http/app';
 import { SessionSigner } from '../../src/modules/accounts/sessions';
+import { createTestDb } from '../helpers/test-db';
 
 interface Served {
   readonly db: Db;
@@ -28,19 +25,20 @@ interface Served {
 }
 
 async function serve(env: Record<string, string>): Promise<Served> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-route-auth-'));
+  const testDb = await createTestDb();
+  const dir = testDb.dataDir;
   const config = {
     // Hundreds of requests from one address: the per-IP limits are not what is tested here.
     ...parseConfig({
       DATA_DIR: dir,
+      DATABASE_URL: testDb.url,
       HTTP_RATE_LIMIT_PER_MINUTE: '1000000',
       AUTH_RATE_LIMIT_PER_15_MIN: '1000000',
       ...env,
     }),
     secretKey: 'k'.repeat(32),
   };
-  const db = openDb({ file: path.join(dir, 'mail.db') });
-  await migrate(db);
+  const db = testDb.db;
   const api = createApp({
     db,
     // The writer thread starts with the first send; these tests send none.

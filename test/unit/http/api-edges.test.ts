@@ -3,16 +3,12 @@
 // `query.<name>`; the paged ones honour `limit`; every kind of VALIDATION_ERROR carries
 // `details.fields[]` of `{field, message}` (docs/api.md, Errors).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { parseConfig } from '../../../src/config';
 import type { Db } from '../../../src/db/connect';
-import { migrate, openDb } from '../../../src/db/connect';
 import { startApiWriter } from '../../../src/http/api-writer';
 import { createApp } from '../../../src/http/app';
 import { SessionSigner } from '../../../src/modules/accounts/sessions';
@@ -21,6 +17,7 @@ import { newId } from '../../../src/shared/ids';
 import type { JsonResponse } from '../../helpers/http-client';
 import { ApiClient } from '../../helpers/http-client';
 import { inboundMessageRow, insertEmail } from '../../helpers/email-fixtures';
+import { createTestDb } from '../../helpers/test-db';
 
 type Fields = { field: string; message: string }[];
 type ErrorBody = { error: { code: string; message: string; details?: { fields?: Fields } } };
@@ -50,14 +47,14 @@ describe('API edges', () => {
   let token: string;
 
   before(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-edges-'));
+    const testDb = await createTestDb();
+    const dir = testDb.dataDir;
     const config = {
-      ...parseConfig({ DATA_DIR: dir }),
+      ...parseConfig({ DATA_DIR: dir, DATABASE_URL: testDb.url }),
       secretKey: 'k'.repeat(32),
       internalApiToken: INTERNAL_TOKEN,
     };
-    db = openDb({ file: path.join(dir, 'mail.db') });
-    await migrate(db);
+    db = testDb.db;
     const writer = startApiWriter(config, { onFatal: (err) => assert.fail(String(err)) });
     const app = createApp({
       db,

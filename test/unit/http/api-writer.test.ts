@@ -1,9 +1,5 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it } from 'node:test';
-import { migrate, openDb } from '../../../src/db/connect';
 import type { Db } from '../../../src/db/connect';
 import pino from 'pino';
 import type { AppConfig } from '../../../src/config';
@@ -17,6 +13,7 @@ import { isAppError } from '../../../src/shared/app-error';
 import { newId } from '../../../src/shared/ids';
 import { insertAccount } from '../../helpers/email-fixtures';
 import type { UserRow } from '../../../src/modules/accounts/accounts.repository';
+import { createTestDb } from '../../helpers/test-db';
 
 const at = '2026-01-01T00:00:00.000Z';
 
@@ -28,18 +25,19 @@ interface Fixture {
 }
 
 async function fixture(): Promise<Fixture> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-sw-'));
+  const testDb = await createTestDb();
+  const dir = testDb.dataDir;
   const config: AppConfig = {
     ...parseConfig({
       DATA_DIR: dir,
+      DATABASE_URL: testDb.url,
       EMAIL_MAX_SIZE_BYTES: '10000',
       RATE_LIMIT_EMAILS_PER_HOUR: '1000',
       NEW_ACCOUNT_EMAILS_PER_HOUR: '1000',
     }),
     secretKey: 'k'.repeat(32),
   };
-  const db = openDb({ file: path.join(dir, 'mail.db') });
-  await migrate(db);
+  const db = testDb.db;
   const account = await insertAccount(db, { createdAt: at });
   await db.updateTable('users').set({ emails_per_hour: 3 }).where('id', '=', account.userId).execute();
   const user = await db

@@ -7,7 +7,6 @@ import type Router from '@koa/router';
 import pino from 'pino';
 import { parseConfig } from '../../../src/config';
 import type { Db } from '../../../src/db/connect';
-import { migrate, openDb } from '../../../src/db/connect';
 import { startApiWriter } from '../../../src/http/api-writer';
 import { createApp } from '../../../src/http/app';
 import type { OpenApiDocument } from '../../../src/http/openapi';
@@ -18,6 +17,7 @@ import { errorStatus } from '../../../src/shared/app-error';
 import { SessionSigner } from '../../../src/modules/accounts/sessions';
 import { REPO_ROOT } from '../../helpers/appliance';
 import { checkSchema } from '../../helpers/json-schema';
+import { createTestDb } from '../../helpers/test-db';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** POST/PUT/PATCH routes that take no body. */
@@ -82,10 +82,10 @@ describe('OpenAPI document', () => {
   let doc: OpenApiDocument;
 
   before(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-openapi-'));
-    const config = { ...parseConfig({ DATA_DIR: dir }), secretKey: 'k'.repeat(32) };
-    db = openDb({ file: path.join(dir, 'mail.db') });
-    await migrate(db);
+    const testDb = await createTestDb();
+    const dir = testDb.dataDir;
+    const config = { ...parseConfig({ DATA_DIR: dir, DATABASE_URL: testDb.url }), secretKey: 'k'.repeat(32) };
+    db = testDb.db;
     const api = createApp({
       db,
       // The writer thread starts with the first send; these tests send none.

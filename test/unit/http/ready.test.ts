@@ -1,28 +1,37 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import { parseConfig } from '../../../src/config';
-import { migrate, openDb } from '../../../src/db/connect';
 import { startApiWriter } from '../../../src/http/api-writer';
 import { createApp } from '../../../src/http/app';
 import { SessionSigner } from '../../../src/modules/accounts/sessions';
 import { freePort } from '../../helpers/free-port';
+import { openTestDatabase } from '../../helpers/open-database';
+import { createTestDb } from '../../helpers/test-db';
 
 async function serveApp(closeDbFirst: boolean): Promise<{ url: string; stop: () => Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-ready-'));
+  const testDb = await createTestDb();
+  const dir = testDb.dataDir;
   // A port nobody listens on: the MTA probe fails fast with ECONNREFUSED.
   const config = {
-    ...parseConfig({ DATA_DIR: dir, SMTP_PORT: String(await freePort()), BIND_ADDRESS: '127.0.0.1' }),
+    ...parseConfig({
+      DATA_DIR: dir,
+      DATABASE_URL: testDb.url,
+      SMTP_PORT: String(await freePort()),
+      BIND_ADDRESS: '127.0.0.1',
+    }),
     secretKey: 'k'.repeat(32),
   };
-  const db = openDb({ file: path.join(dir, 'mail.db') });
-  await migrate(db);
-  if (closeDbFirst) await db.destroy();
+  let db = testDb.db;
+  if (closeDbFirst) {
+    await db.destroy();
+    // A closed SQLite handle fails every query; a destroyed PostgreSQL pool would quietly
+    // open a new one, so there the database is a server nobody listens on.
+    if (testDb.backend === 'postgres')
+      db = openTestDatabase(`postgres://postgres@127.0.0.1:${await freePort()}/none`);
+  }
   const api = createApp({
     db,
     // The writer thread starts with the first send; these tests send none.
@@ -39,7 +48,7 @@ async function serveApp(closeDbFirst: boolean): Promise<{ url: string; stop: () 
     stop: async () => {
       api.close();
       await new Promise((r) => server.close(r));
-      if (!closeDbFirst) await db.destroy();
+      if (!closeDbFirst || testDb.backend === 'postgres') await db.destroy();
     },
   };
 }

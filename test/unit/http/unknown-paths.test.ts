@@ -1,20 +1,17 @@
 // Issue 18 item 6: a path that does not exist is 404 NOT_FOUND, not 405 nor the
 // not-found of the resource whose template it happens to fit.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { parseConfig } from '../../../src/config';
 import type { Db } from '../../../src/db/connect';
-import { migrate, openDb } from '../../../src/db/connect';
 import { startApiWriter } from '../../../src/http/api-writer';
 import { createApp } from '../../../src/http/app';
 import { SessionSigner } from '../../../src/modules/accounts/sessions';
 import { ApiClient } from '../../helpers/http-client';
+import { createTestDb } from '../../helpers/test-db';
 
 type ErrorBody = { error: { code: string } };
 
@@ -26,10 +23,10 @@ describe('paths that do not exist', () => {
   let token: string;
 
   before(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-paths-'));
-    const config = { ...parseConfig({ DATA_DIR: dir }), secretKey: 'k'.repeat(32) };
-    db = openDb({ file: path.join(dir, 'mail.db') });
-    await migrate(db);
+    const testDb = await createTestDb();
+    const dir = testDb.dataDir;
+    const config = { ...parseConfig({ DATA_DIR: dir, DATABASE_URL: testDb.url }), secretKey: 'k'.repeat(32) };
+    db = testDb.db;
     const app = createApp({
       db,
       // The writer thread starts with the first send; these tests send none.

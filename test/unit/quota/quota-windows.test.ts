@@ -2,16 +2,14 @@
 // SQLite file built by the migrations; the clock is the `now` each call is given.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
-import { migrate, openDb } from '../../../src/db/connect';
 import type { Database } from '../../../src/db/schema';
 import type { QuotaLimits } from '../../../src/modules/quota/quota-limits';
 import { accountUsage, consumeQuota, refundQuota } from '../../../src/modules/quota/quota';
 import { hourOf, minuteOf, windowBounds } from '../../../src/modules/quota/quota-limits';
 import { isAppError } from '../../../src/shared/app-error';
+import { createTestDb } from '../../helpers/test-db';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -46,16 +44,16 @@ describe('windowBounds', () => {
   });
 });
 
-describe('quota windows on SQLite', () => {
+describe('quota windows (real database, either backend)', () => {
   let dir: string;
   let db: Kysely<Database>;
   let n = 0;
   const userId = 'usr_windows';
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-quota-'));
-    db = openDb({ file: path.join(dir, 'mail.db') });
-    await migrate(db);
+    const testDb = await createTestDb();
+    dir = testDb.dataDir;
+    db = testDb.db;
   });
   after(async () => {
     await db.destroy();
