@@ -1,9 +1,10 @@
-import { loadConfig, sqlitePath } from '../config';
+import { loadConfig, nodeRoles, sqlitePath } from '../config';
 import { migrate, openDb } from '../db/connect';
 import { WriteBatcher } from '../db/write-batcher';
 import { exitOnFatal } from '../shared/fatal';
 import { collectWhenIdle } from '../shared/idle-gc';
 import { createLogger } from '../shared/logger';
+import { startHeartbeat } from '../modules/nodes/heartbeat';
 import { createHandlers, seedSchedules } from './handlers';
 import { startWorker } from './start-worker';
 import { stopWhenParentGoes } from '../shared/parent-watch';
@@ -17,13 +18,16 @@ const FORCE_EXIT_MS = 9_000;
 
 async function main(): Promise<void> {
   const { config, secret } = loadConfig();
-  const logger = createLogger({ level: config.logLevel, process: 'worker' });
+  const logger = createLogger({ level: config.logLevel, process: 'worker', node: config.nodeName });
   if (secret.generated) logger.warn({ event: 'secret_key_generated', dataDir: config.dataDir });
   const db = openDb({ file: sqlitePath(config) });
   await migrate(db);
+  const roles = nodeRoles();
+  // Before the first claim: this node's sweep must never find the node itself silent.
+  const heartbeat = await startHeartbeat({ db, node: config.nodeName, roles, logger });
   // One group commit for the handlers' writes and the runner's claims and settlements.
   const writes = new WriteBatcher(db);
-  const handlers = createHandlers({ db, config, writes });
+  const handlers = createHandlers({ db, config, writes, roles });
   const worker = await startWorker({
     config,
     db,
@@ -34,6 +38,7 @@ async function main(): Promise<void> {
       limitMs: config.workerStallLimitMs,
       file: sqlitePath(config),
       logLevel: config.logLevel,
+      node: config.nodeName,
     },
   });
   await seedSchedules({ db, config });
@@ -47,6 +52,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, FORCE_EXIT_MS).unref();
     try {
+      heartbeat.stop();
       const { abandoned } = await worker.stop(STOP_DEADLINE_MS);
       await db.destroy();
       logger.info({ event: 'worker_stopped', abandoned });

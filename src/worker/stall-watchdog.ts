@@ -18,6 +18,8 @@ export interface StallWatchdogOptions {
   /** The SQLite file; the thread opens its own connection, since the main thread cannot answer. */
   readonly file: string;
   readonly logLevel: string;
+  /** NODE_NAME, for its log line. */
+  readonly node?: string | undefined;
 }
 
 /** Data handed to stall-watchdog-thread.ts. */
