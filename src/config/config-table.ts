@@ -62,7 +62,10 @@ const nodeNameParser: Parser<string> = (raw) => {
 
 /** The host name made a valid NODE_NAME, so the default never fails validation. */
 export function defaultNodeName(host: string): string {
-  const name = host.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[._-]+/, '').slice(0, 63);
+  const name = host
+    .replace(/[^A-Za-z0-9._-]/g, '-')
+    .replace(/^[._-]+/, '')
+    .slice(0, 63);
   return name === '' ? 'node' : name;
 }
 

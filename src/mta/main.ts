@@ -94,7 +94,8 @@ async function main(): Promise<void> {
     // The node's liveness: an MTA-only node has no other process to heartbeat for its queue.
     startHeartbeat({ db: mtaDb(), node: config.nodeName, roles: nodeRoles(), logger }).then(
       (h) => (stopping ? h.stop() : (heartbeat = h)),
-      (err: unknown) => logger.error({ event: 'node_heartbeat_failed', err }, 'the node heartbeat did not start'),
+      (err: unknown) =>
+        logger.error({ event: 'node_heartbeat_failed', err }, 'the node heartbeat did not start'),
     );
     // Under the supervisor: it starts the api and worker on this (src/supervisor.ts).
     // The channel stays open: plugins/mailroom-process exits when it closes (the

@@ -75,8 +75,7 @@ interface EmailUpdateValues {
 }
 
 const emailUpdate = perShape<EmailUpdateShape, EmailUpdateValues, unknown>(
-  (shape) =>
-    `${+shape.smtpResponse}${+shape.sentAt}${+shape.deliveredAt}${+shape.mtaNode}${+shape.expect}`,
+  (shape) => `${+shape.smtpResponse}${+shape.sentAt}${+shape.deliveredAt}${+shape.mtaNode}${+shape.expect}`,
   (shape) => (db, s) => {
     let q = db
       .updateTable('emails')

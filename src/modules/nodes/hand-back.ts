@@ -81,19 +81,15 @@ async function handBackOne(
   self: string,
 ): Promise<boolean> {
   const at = new Date().toISOString();
-  const moved = await delivery.moveRecipients(
-    trx,
-    email.id,
-    { from: HELD_STATUSES, to: 'queued' },
-    at,
-  );
+  const moved = await delivery.moveRecipients(trx, email.id, { from: HELD_STATUSES, to: 'queued' }, at);
   const state = aggregate(await delivery.recipientStates(trx, email.id));
   const status = state?.status ?? 'queued';
   const updated = await delivery.updateEmail(trx, email.id, { status, mtaNode: null }, at, {
     status: email.status,
     attempts: email.attempts,
   });
-  if (!updated) throw new Error(`message ${email.id} changed while being handed back; the next sweep retries`);
+  if (!updated)
+    throw new Error(`message ${email.id} changed while being handed back; the next sweep retries`);
   if (moved.length === 0) return false;
   await recordEmailEvent(trx, {
     emailId: email.id,
