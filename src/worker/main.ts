@@ -1,5 +1,5 @@
-import { loadConfig, nodeRoles, sqlitePath } from '../config';
-import { migrate, openDb } from '../db/connect';
+import { loadConfig, nodeRoles } from '../config';
+import { migrate, openDatabase } from '../db/connect';
 import { WriteBatcher } from '../db/write-batcher';
 import { exitOnFatal } from '../shared/fatal';
 import { collectWhenIdle } from '../shared/idle-gc';
@@ -20,7 +20,10 @@ async function main(): Promise<void> {
   const { config, secret } = loadConfig();
   const logger = createLogger({ level: config.logLevel, process: 'worker', node: config.nodeName });
   if (secret.generated) logger.warn({ event: 'secret_key_generated', dataDir: config.dataDir });
-  const db = openDb({ file: sqlitePath(config) });
+  const db = openDatabase(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    applicationName: 'mailroom-worker',
+  });
   await migrate(db);
   const roles = nodeRoles();
   // Before the first claim: this node's sweep must never find the node itself silent.
@@ -36,7 +39,7 @@ async function main(): Promise<void> {
     writes,
     stallWatchdog: {
       limitMs: config.workerStallLimitMs,
-      file: sqlitePath(config),
+      url: config.databaseUrl,
       logLevel: config.logLevel,
       node: config.nodeName,
     },
