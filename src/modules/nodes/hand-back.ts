@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { inSavepoint } from '../../db/write-batcher';
 import { enqueue } from '../../jobs/enqueue';
 import { aggregate } from '../delivery/delivery-status';
 import * as delivery from '../delivery/delivery.repository';
@@ -53,7 +54,8 @@ export async function handBackSilentNodes(input: HandBackInput): Promise<NodeHan
         .transaction()
         .execute((trx) => handBackBatch(trx, node.name, node.last_seen_at, input.self));
       emails += n.handedBack;
-      if (n.seen < BATCH) break;
+      // A full batch of which none could be handed back (changed meanwhile): the next sweep retries.
+      if (n.seen < BATCH || n.handedBack === 0) break;
     }
     if (emails > 0) out.push({ node: node.name, lastSeenAt: node.last_seen_at, emails });
   }
@@ -68,7 +70,13 @@ async function handBackBatch(
 ): Promise<{ seen: number; handedBack: number }> {
   const held = await findEmailsHeldBy(trx, node, BATCH);
   let handedBack = 0;
-  for (const email of held) if (await handBackOne(trx, email, node, lastSeenAt, self)) handedBack++;
+  for (const email of held) {
+    // Its own savepoint: a message a report changed meanwhile is left to the next sweep alone.
+    const done = await inSavepoint(trx, () => handBackOne(trx, email, node, lastSeenAt, self)).catch(
+      () => false,
+    );
+    if (done) handedBack++;
+  }
   return { seen: held.length, handedBack };
 }
 
@@ -82,6 +90,8 @@ async function handBackOne(
 ): Promise<boolean> {
   const at = new Date().toISOString();
   const moved = await delivery.moveRecipients(trx, email.id, { from: HELD_STATUSES, to: 'queued' }, at);
+  // Another sweep, or reports that ended every held recipient, got there first.
+  if (moved.length === 0) return false;
   const state = aggregate(await delivery.recipientStates(trx, email.id));
   const status = state?.status ?? 'queued';
   const updated = await delivery.updateEmail(trx, email.id, { status, mtaNode: null }, at, {
@@ -90,7 +100,6 @@ async function handBackOne(
   });
   if (!updated)
     throw new Error(`message ${email.id} changed while being handed back; the next sweep retries`);
-  if (moved.length === 0) return false;
   await recordEmailEvent(trx, {
     emailId: email.id,
     userId: email.user_id,
