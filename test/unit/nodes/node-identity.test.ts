@@ -50,7 +50,7 @@ describe('node identity and roles', () => {
     );
     const written: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((s: string) => written.push(s) > 0);
+    process.stdout.write = (s: string) => written.push(s) > 0;
     try {
       lineLogger({ level: 'info', process: 'supervisor', node: 'node-a' }).info({ event: 'x' }, 'm');
     } finally {
