@@ -5,6 +5,7 @@ import { exitOnFatal } from '../shared/fatal';
 import { collectWhenIdle } from '../shared/idle-gc';
 import { createLogger } from '../shared/logger';
 import { runHarakaInProcess, waitForGreeting } from './haraka-process';
+import { databaseKind } from '../db/connect';
 import { closeMtaRuntime, mtaDb } from './mta-runtime';
 import type { RunningHeartbeat } from '../modules/nodes/heartbeat';
 import { startHeartbeat } from '../modules/nodes/heartbeat';
@@ -91,15 +92,17 @@ async function main(): Promise<void> {
   const ready = await waitForGreeting('127.0.0.1', config.injectPort, READY_TIMEOUT_MS, never);
   if (ready.ok) {
     logger.info({ event: 'mta_ready', banner: ready.banner }, 'MTA accepting connections');
-    // The node's liveness: an MTA-only node has no other process to heartbeat for its queue.
-    startHeartbeat({ db: mtaDb(), node: config.nodeName, roles: nodeRoles(), logger }).then(
-      (h) => (stopping ? h.stop() : (heartbeat = h)),
-      (err: unknown) =>
-        logger.error({ event: 'node_heartbeat_failed', err }, 'the node heartbeat did not start'),
-    );
-    // Under the supervisor: it starts the api and worker on this (src/supervisor.ts).
-    // The channel stays open: plugins/mailroom-process exits when it closes (the
-    // supervisor died), so an orphaned MTA never keeps the SMTP ports.
+    // The node's liveness, for an MTA-only node of a cluster (issue 23). On PostgreSQL only:
+    // a cluster needs it, and there the write is asynchronous. On SQLite (one host, whose
+    // api and worker beat for it) a write on Haraka's event loop could wait for the write
+    // lock and stall every session, which is why its other writes go to a writer thread.
+    if (databaseKind(config.databaseUrl) === 'postgres') {
+      startHeartbeat({ db: mtaDb(), node: config.nodeName, roles: nodeRoles(), logger }).then(
+        (h) => (stopping ? h.stop() : (heartbeat = h)),
+        (err: unknown) =>
+          logger.error({ event: 'node_heartbeat_failed', err }, 'the node heartbeat did not start'),
+      );
+    }
     process.send?.({ event: 'mta_ready' });
     collectWhenIdle(logger);
   } else if (!stopping) {
