@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openApplianceDb } from '../helpers/open-database';
+import { requirePostgres } from '../helpers/postgres';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
@@ -99,6 +100,29 @@ describe('node name on logs, heartbeat and the email timeline (full appliance, t
       assert.ok(Date.now() - Date.parse(rows[0]?.last_seen_at ?? '') < 60_000);
     } finally {
       await db.destroy();
+    }
+  });
+});
+
+describe('roles: an mta-only node of a cluster heartbeats itself (PostgreSQL)', requirePostgres(), () => {
+  it('the nodes row names the node and only its mta', async () => {
+    const app = await startAppliance({
+      processes: ['mta'],
+      backend: 'postgres',
+      env: { NODE_NAME: 'mx-only-1' },
+    });
+    const db = openApplianceDb(app);
+    try {
+      let row: { roles: string; last_seen_at: string } | undefined;
+      for (let i = 0; i < 100 && row === undefined; i++) {
+        row = await db.selectFrom('nodes').selectAll().where('name', '=', 'mx-only-1').executeTakeFirst();
+        if (row === undefined) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(row?.roles, 'mta');
+      assert.ok(Date.now() - Date.parse(row?.last_seen_at ?? '') < 60_000);
+    } finally {
+      await db.destroy();
+      await app.stop();
     }
   });
 });
