@@ -1,3 +1,5 @@
+import os from 'node:os';
+import { defaultNodeName } from '../../src/config/config-table';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Appliance } from '../helpers/appliance';
@@ -115,6 +117,8 @@ describe('POST /v1/emails: the send pipeline up to the queue', () => {
         level: 'info',
         time: undefined,
         process: 'api',
+        // NODE_NAME unset: the host name (issue 23).
+        node: defaultNodeName(os.hostname()),
         pid: undefined,
         event: 'email_queued',
         emailId: id,
