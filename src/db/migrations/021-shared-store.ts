@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { PostgresAdapter, sql } from 'kysely';
 
 /**
  * What every node of a cluster must see (issue 23 item 3), kept in the database:
@@ -14,14 +13,13 @@ import { PostgresAdapter, sql } from 'kysely';
  *   row per (scope and key, fixed window), so nodes behind one load balancer share it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // kysely writes a column type as given: PostgreSQL has no `blob`, SQLite no `bytea`.
-  const bytes = db.getExecutor().adapter instanceof PostgresAdapter ? sql`bytea` : sql`blob`;
   await db.schema
     .createTable('raw_messages')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('sha256', 'text', (c) => c.notNull())
     .addColumn('size', 'integer', (c) => c.notNull())
-    .addColumn('content', bytes, (c) => c.notNull())
+    // `blob` is bytea on PostgreSQL (migrate()'s DDL plugin, src/db/postgres.ts).
+    .addColumn('content', 'blob', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   // The orphan sweep reads old rows only.

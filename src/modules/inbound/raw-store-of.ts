@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { PostgresAdapter } from 'kysely';
+import { dialectOf } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import { databaseRawStore } from './raw-database-store';
 import { fileRawStore } from './raw-file-store';
@@ -8,7 +8,7 @@ import type { RawStore, StagedRaw } from './raw-store';
 
 /** The raw store of `db`'s backend: rows on PostgreSQL, files under `dataDir/inbound/` on SQLite. */
 export function rawStoreFor(db: Kysely<Database>, dataDir: string): RawStore {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? databaseRawStore(db) : fileRawStore(dataDir);
+  return dialectOf(db) === 'postgres' ? databaseRawStore(db) : fileRawStore(dataDir);
 }
 
 /** Inserts the staged rows in `trx`, the transaction that commits the jobs naming them; no-op for files. */
