@@ -41,7 +41,7 @@ async function count(db: Db, table: 'raw_messages' | 'jobs' | 'inbound_messages'
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 for (const backend of BACKENDS) {
