@@ -4,11 +4,14 @@
 // paths run on both: MX intake, the inbound job, GET/DELETE /v1/inbound/{id}(/raw),
 // POST /internal/bounces and its job, and retention's orphan sweep.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import type { DNSResolver } from 'mailauth';
+import { parseConfig } from '../../../src/config';
 import type { Db } from '../../../src/db/connect';
 import { dialectOf } from '../../../src/db/connect';
 import { createBounceHandler } from '../../../src/modules/bounces/bounce-job';
@@ -20,6 +23,7 @@ import { acceptInbound, enqueueIntakeJobs } from '../../../src/mta/inbound-intak
 import type { ApiNode, BackendDb } from '../../helpers/backend-api';
 import { BACKENDS, TEST_INTERNAL_TOKEN, openBackendDb, startApiNode } from '../../helpers/backend-api';
 import { captureLog } from '../../helpers/capture-log';
+import { KILL_ME_MARKER } from '../../helpers/intake-kill-process';
 import { handlerJob, jobContext } from '../../helpers/job-context';
 import { requirePostgres } from '../../helpers/postgres';
 
@@ -196,4 +200,81 @@ for (const backend of BACKENDS) {
       assert.equal(dialectOf(db), backend);
     });
   });
+}
+
+for (const backend of BACKENDS) {
+  const options = backend === 'postgres' ? requirePostgres() : {};
+
+  describe(`SIGKILL between the raw copy and the job's commit (${backend})`, options, () => {
+    let shared: BackendDb;
+    before(async () => {
+      shared = await openBackendDb(backend);
+    });
+    after(async () => {
+      await shared.close();
+    });
+
+    it(
+      backend === 'postgres'
+        ? 'leaves nothing: the row was in the uncommitted transaction'
+        : 'leaves an unreferenced file (swept by retention) and no job, as before',
+      async () => {
+        const child = spawn(
+          process.execPath,
+          [path.join(__dirname, '../../helpers/intake-kill-process.js')],
+          {
+            env: {
+              ...process.env,
+              INTAKE_DB_URL: shared.url,
+              INTAKE_DATA_DIR: shared.dataDir,
+              INTAKE_USER_ID: 'usr_killed',
+            },
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        );
+        const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+          child.on('exit', (_c, s) => resolve(s)),
+        );
+        let out = '';
+        for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+          out += chunk.toString();
+          if (out.includes(KILL_ME_MARKER)) break;
+        }
+        assert.ok(out.includes(KILL_ME_MARKER), `the child never reached the commit: ${out}`);
+        child.kill('SIGKILL');
+        assert.equal(await exited, 'SIGKILL');
+
+        const [db] = shared.nodes;
+        await waitForNoBackend(db);
+        assert.equal(await count(db, 'jobs'), 0);
+        assert.equal(await count(db, 'raw_messages'), 0);
+        assert.equal(inboundFiles(shared.dataDir).length, backend === 'postgres' ? 0 : 1);
+        if (backend === 'sqlite') {
+          const swept = await runRetention({
+            db,
+            config: { ...parseConfig({ DATA_DIR: shared.dataDir }) },
+            now: new Date(Date.now() + 86_400_000),
+          });
+          assert.equal(swept.orphans.deleted, 1);
+        }
+      },
+    );
+  });
+}
+
+/**
+ * PostgreSQL rolls a dead client's transaction back once it notices the closed socket;
+ * reads before that see nothing of it either (it never committed), but its locks linger.
+ */
+async function waitForNoBackend(db: Db): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  for (let i = 0; i < 100; i++) {
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`.execute(
+      db,
+    );
+    if (rows[0]?.n === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
