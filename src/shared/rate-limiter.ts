@@ -3,9 +3,12 @@
  * Memory is bounded twice: stale keys are swept on a timer, and at most `maxKeys`
  * are held at once (issue 17 finding 8: spoofed addresses grew the map without bound
  * within a window). Process memory is the right scope for both users: the api's abuse
- * throttling (counters reset on restart, documented in docs/api.md) and the mta's
- * per-destination messages-per-minute caps (src/mta/destination-limits.ts), which pass
- * each key's own limit to `hit`.
+ * throttling (per api process — per node in a cluster, N× behind a load balancer, reset on
+ * restart: docs/api.md, docs/scaling.md "Rate limits") and the mta's per-destination
+ * messages-per-minute caps (src/mta/destination-limits.ts), which pass each key's own limit
+ * to `hit`. Counting every request in the database would add a write to each; credential
+ * attempts, where a per-node budget would multiply an attacker's guesses, are counted in
+ * the database instead (src/modules/accounts/credential-attempts.ts).
  */
 export interface RateDecision {
   readonly allowed: boolean;
