@@ -2,7 +2,7 @@ import type { Hash } from 'node:crypto';
 import type { RawBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect';
-import { dialectOf } from './dialect';
+import { dialectOf } from '../../db/connect';
 import type { ColumnKind, ColumnPlan, TablePlan } from './table-plan';
 
 export type Row = Record<string, unknown>;
