@@ -34,7 +34,10 @@ export interface CopyTableOptions {
  */
 export async function copyTable(options: CopyTableOptions): Promise<number> {
   const { source, target, plan, transform } = options;
-  const batchRows = Math.max(1, Math.min(options.batchRows, Math.floor(MAX_PARAMETERS / plan.columns.length)));
+  const batchRows = Math.max(
+    1,
+    Math.min(options.batchRows, Math.floor(MAX_PARAMETERS / plan.columns.length)),
+  );
   const columns = sql.join(plan.columns.map((c) => sql.id(c.name)));
   let after = await lastKey(target, plan);
   let copied = 0;

@@ -103,12 +103,20 @@ export async function migrateToPostgres(options: MigrateOptions): Promise<Migrat
     rawFiles = await referencedRawFiles(source);
     const raw = await copyRawFiles({ target, files: rawFiles, dataDir: options.dataDir });
     missingRaw = [...raw.missing];
-    log(`raw store: ${raw.copied} files copied, ${raw.alreadyThere} already there, ${raw.missing.length} missing`);
+    log(
+      `raw store: ${raw.copied} files copied, ${raw.alreadyThere} already there, ${raw.missing.length} missing`,
+    );
   } else {
     log(`raw store: this build has no ${RAW_TABLE} table: raw inbound files are not copied`);
   }
   log('verifying: row counts and checksums of every table on both sides');
-  const checks = await verifyCopy({ source, target, tables: plan.tables, rawFiles, dataDir: options.dataDir });
+  const checks = await verifyCopy({
+    source,
+    target,
+    tables: plan.tables,
+    rawFiles,
+    dataDir: options.dataDir,
+  });
   return { checks, missingRaw };
 }
 

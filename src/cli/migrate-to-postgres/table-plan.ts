@@ -84,8 +84,9 @@ export async function readSqliteTables(db: Db): Promise<TablePlan[]> {
 export async function foreignKeyOrder(db: Db, tables: readonly TablePlan[]): Promise<TablePlan[]> {
   const parents = new Map<string, Set<string>>();
   for (const t of tables) {
-    const fks = (await sql<SqliteForeignKey>`select "table" from pragma_foreign_key_list(${t.name})`.execute(db))
-      .rows;
+    const fks = (
+      await sql<SqliteForeignKey>`select "table" from pragma_foreign_key_list(${t.name})`.execute(db)
+    ).rows;
     parents.set(t.name, new Set(fks.map((f) => f.table).filter((p) => p !== t.name)));
   }
   const ordered: TablePlan[] = [];

@@ -59,7 +59,9 @@ export function formatChecks(checks: readonly TableCheck[]): string {
   const head = `${'table'.padEnd(width)}  ${'sqlite rows'.padStart(11)}  ${'pg rows'.padStart(11)}  ${'checksum'.padEnd(16)}  result`;
   const lines = checks.map((c) => {
     const sum = c.sqlite.sha256 === c.postgres.sha256 ? c.sqlite.sha256.slice(0, 16) : 'differs';
-    const detail = c.equal ? 'ok' : `MISMATCH (sqlite ${c.sqlite.sha256.slice(0, 12)}…, pg ${c.postgres.sha256.slice(0, 12)}…)`;
+    const detail = c.equal
+      ? 'ok'
+      : `MISMATCH (sqlite ${c.sqlite.sha256.slice(0, 12)}…, pg ${c.postgres.sha256.slice(0, 12)}…)`;
     return `${c.table.padEnd(width)}  ${String(c.sqlite.rows).padStart(11)}  ${String(c.postgres.rows).padStart(11)}  ${sum.padEnd(16)}  ${detail}`;
   });
   return `${[head, ...lines].join('\n')}\n`;
