@@ -35,8 +35,9 @@ describe('ctl migrate-to-postgres: guards', requirePostgres(), () => {
   async function pgCount(url: string, table: string): Promise<number> {
     const db = openDatabase(url, { poolSize: 1 });
     try {
-      const row = (await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db))
-        .rows[0];
+      const row = (
+        await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(db)
+      ).rows[0];
       return Number(row?.n);
     } finally {
       await db.destroy();
@@ -49,7 +50,7 @@ describe('ctl migrate-to-postgres: guards', requirePostgres(), () => {
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const db = openDatabase(url, { poolSize: 1 });
     try {
-      const counts = await sql<{ status: string; count: number }>`
+      const counts = await sql<{ status: string; count: number | string }>`
         select status, count from email_daily_counts order by status`.execute(db);
       assert.deepEqual(
         counts.rows.map((r) => [r.status, Number(r.count)]),
@@ -58,7 +59,7 @@ describe('ctl migrate-to-postgres: guards', requirePostgres(), () => {
           ['delivered', 2],
         ],
       );
-      const hours = await sql<{ count: number }>`select count from quota_hour_buckets`.execute(db);
+      const hours = await sql<{ count: number | string }>`select count from quota_hour_buckets`.execute(db);
       assert.deepEqual(
         hours.rows.map((r) => Number(r.count)),
         [3, 3],

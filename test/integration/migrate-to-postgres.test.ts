@@ -66,7 +66,8 @@ function startCtl(args: readonly string[]): { child: ChildProcess; stderr: () =>
 }
 
 async function count(db: Db, table: string): Promise<number> {
-  const row = (await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0];
+  const row = (await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(db))
+    .rows[0];
   return Number(row?.n);
 }
 

@@ -29,7 +29,7 @@ export async function planMigration(source: Db, target: Db): Promise<MigrationPl
   const problems = await checkTargetSchema(target, all, new Set());
   if (rawStore) {
     const { n } = (
-      await sql<{ n: number }>`select count(*) as n from ${sql.table(RAW_TABLE)}`.execute(source)
+      await sql<{ n: number | string }>`select count(*) as n from ${sql.table(RAW_TABLE)}`.execute(source)
     ).rows[0] ?? { n: 0 };
     // On SQLite raw messages are files; rows there would have no file to come from.
     if (Number(n) > 0) problems.push(`${RAW_TABLE}: holds ${n} rows in the SQLite database, expected none`);
@@ -46,7 +46,8 @@ function batchRowsFor(plan: TablePlan, batchRows: number): number {
 }
 
 async function countRows(db: Db, table: string): Promise<number> {
-  const row = (await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0];
+  const row = (await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(db))
+    .rows[0];
   return Number(row?.n ?? 0);
 }
 

@@ -33,7 +33,7 @@ function refFor(file: string): string {
 function rewritePayload(value: unknown): unknown {
   if (Array.isArray(value)) {
     let changed = false;
-    const out = value.map((v) => {
+    const out = (value as unknown[]).map((v) => {
       const r = rewritePayload(v);
       if (r !== undefined) changed = true;
       return r ?? v;

@@ -68,18 +68,26 @@ export function normalise(kind: ColumnKind, v: unknown): SqlValue {
     case 'bytes':
       if (Buffer.isBuffer(v)) return v;
       if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-      return Buffer.from(String(v as string | number), 'utf8');
+      return Buffer.from(scalarText(v), 'utf8');
     case 'text':
-      return Buffer.isBuffer(v) ? v.toString('utf8') : String(v as string | number);
+      return Buffer.isBuffer(v) ? v.toString('utf8') : scalarText(v);
     case 'integer': {
       const n = typeof v === 'bigint' || typeof v === 'string' ? Number(v) : v;
       // Beyond 2^53 a number is not exact: written as text, PostgreSQL parses it exactly.
       if (typeof n === 'number' && Number.isSafeInteger(n)) return n;
-      return String(v as string | number | bigint);
+      return scalarText(v);
     }
     case 'real':
-      return typeof v === 'number' ? v : Number(v as string);
+      return typeof v === 'number' ? v : Number(scalarText(v));
   }
+}
+
+/** A driver's scalar as text; neither driver returns other objects for our column types. */
+function scalarText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (v instanceof Date) return v.toISOString();
+  throw new Error(`unexpected ${typeof v} value from the database`);
 }
 
 /** The row's values in column order, each normalised to its column's kind. */
