@@ -177,7 +177,7 @@ export const configTable = {
     'DATABASE_POOL_SIZE',
     int(1, 1000),
     '10',
-    'PostgreSQL only: connections each process (api, worker, mta) keeps to the server; each writer thread keeps two more. Mind the server\'s `max_connections` across all nodes. Ignored on SQLite.',
+    "PostgreSQL only: connections each process (api, worker, mta) keeps to the server; each writer thread keeps two more. Mind the server's `max_connections` across all nodes. Ignored on SQLite.",
   ),
   baseUrl: key(
     'BASE_URL',

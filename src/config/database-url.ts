@@ -19,7 +19,8 @@ export function redactDatabaseUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password !== '') u.password = '***';
-    for (const key of ['password', 'sslkey', 'sslpassword']) if (u.searchParams.has(key)) u.searchParams.set(key, '***');
+    for (const key of ['password', 'sslkey', 'sslpassword'])
+      if (u.searchParams.has(key)) u.searchParams.set(key, '***');
     return u.toString();
   } catch {
     return 'postgres://[unparsable URL]';

@@ -136,7 +136,10 @@ export function sqlitePath(config: Pick<Config, 'databaseUrl'>, purpose = 'this'
   const u = config.databaseUrl;
   if (databaseKind(u) === 'postgres') {
     throw new ConfigError([
-      { env: 'DATABASE_URL', problem: `names a PostgreSQL server; ${purpose} works on the SQLite backend only` },
+      {
+        env: 'DATABASE_URL',
+        problem: `names a PostgreSQL server; ${purpose} works on the SQLite backend only`,
+      },
     ]);
   }
   if (/^mysql:/i.test(u)) {

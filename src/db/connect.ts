@@ -5,7 +5,6 @@ import type { DatabaseConnection } from 'kysely';
 import type { DialectAdapter } from 'kysely';
 import { CompiledQuery, Kysely, SqliteAdapter, SqliteDialect, SqliteDriver } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import type { DatabaseKind } from '../config/database-url';
 import { databaseKind, sqliteFileOf } from '../config/database-url';
 import { dialectOf } from './dialect';
 import { migrations } from './migrations';
