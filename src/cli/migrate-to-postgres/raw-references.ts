@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect';
+import { DB_RAW_PREFIX } from '../../modules/inbound/raw-store';
 import type { RowTransform } from './copy-table';
 import type { Row } from './table-rows';
 
@@ -14,7 +15,7 @@ import type { Row } from './table-rows';
  * path, so a resumed run makes the same one.
  */
 export const RAW_TABLE = 'raw_messages';
-const DB_REF = 'db:';
+const DB_REF = DB_RAW_PREFIX;
 const MX_KEY = 'mx:';
 
 export function rawIdFor(file: string): string {
