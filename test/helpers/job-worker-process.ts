@@ -6,7 +6,7 @@
 // Test seam, never a production path: a job whose payload has `blockMs` blocks the event loop for
 // that long inside JobContext.cpu, as a regex backtracking over a hostile report would.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openDb } from '../../src/db/connect';
+import { openDatabase } from '../../src/db/connect';
 import type { QueueName } from '../../src/jobs/queues';
 import { createLogger } from '../../src/shared/logger';
 import type { JobContext } from '../../src/jobs/job-handler';
@@ -38,7 +38,8 @@ function blockFor(ms: number): void {
 function main(): void {
   const file = process.env.JOB_DB_FILE;
   if (!file) throw new Error('JOB_DB_FILE is required');
-  const db = openDb({ file });
+  // A SQLite file or, with MAILROOM_TEST_BACKEND=postgres, a postgres:// URL.
+  const db = openDatabase(file);
   const effects = db.$extendTables<{ job_effects: JobEffectsTable }>();
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', process: 'test-worker' });
   const stallLimitMs = process.env.JOB_STALL_LIMIT_MS;

@@ -40,7 +40,7 @@ async function ensureDir(dir: string): Promise<void> {
  * through a temporary name, the file fsynced, renamed, and the directory fsynced.
  * When this resolves the message survives a crash or power loss; a crash before
  * leaves at most a `.tmp` file, never a partial `.eml`. Every call writes a new
- * file: each job that references a file owns it (docs/inbound.md, "Raw files").
+ * file: each job that references a file owns it (docs/inbound.md, "Raw messages").
  */
 export async function storeRawMessage(dataDir: string, bytes: Buffer | Readable): Promise<StoredRaw> {
   const day = new Date().toISOString().slice(0, 10);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 
 /**
- * Who may refer to a raw inbound file (docs/inbound.md, "Raw files"): the inbound
+ * Who may refer to a raw inbound file (docs/inbound.md, "Raw messages"): the inbound
  * message row that owns it (`raw_path`, unique), and the job it was written for,
  * whatever that job's state: MX jobs by their dedupe key `mx:<path>`
  * (src/mta/inbound-intake.ts), `POST /internal/bounces` jobs (no key) by payload.

@@ -2,83 +2,21 @@
 // connections to one database share AUTH_RATE_LIMIT_PER_15_MIN and the submission AUTH
 // failure budget, as the nodes of a cluster on one PostgreSQL do; on SQLite as well.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
-import { parseConfig } from '../../../src/config';
-import type { Db } from '../../../src/db/connect';
-import { migrate, openDatabase } from '../../../src/db/connect';
-import { startApiWriter } from '../../../src/http/api-writer';
-import { createApp } from '../../../src/http/app';
 import { CredentialAttempts } from '../../../src/modules/accounts/credential-attempts';
-import { SessionSigner } from '../../../src/modules/accounts/sessions';
-import { ApiClient } from '../../helpers/http-client';
-import { dropTestDatabase, requirePostgres, testPostgresUrl } from '../../helpers/postgres';
+import type { ApiNode, BackendDb } from '../../helpers/backend-api';
+import { BACKENDS, openBackendDb, startApiNode } from '../../helpers/backend-api';
+import { requirePostgres } from '../../helpers/postgres';
 
 const WINDOW = 15 * 60_000;
 
-/** One database as two nodes see it: two connections (pools), built by the real migrations. */
-interface SharedDb {
-  readonly nodes: readonly [Db, Db];
-  readonly dataDir: string;
-  close(): Promise<void>;
-}
-
-async function sharedDb(backend: 'sqlite' | 'postgres'): Promise<SharedDb> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-cred-'));
-  const url = backend === 'postgres' ? await testPostgresUrl() : `sqlite:${path.join(dataDir, 'mail.db')}`;
-  const a = openDatabase(url, { poolSize: 2 });
-  await migrate(a);
-  const b = openDatabase(url, { poolSize: 2 });
-  return {
-    nodes: [a, b],
-    dataDir,
-    close: async () => {
-      await a.destroy();
-      await b.destroy();
-      if (backend === 'postgres') await dropTestDatabase(url);
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** One api node: its own app on its own connection to the shared database. */
-async function startNode(db: Db, dataDir: string): Promise<{ api: ApiClient; close: () => Promise<void> }> {
-  const config = {
-    ...parseConfig({ DATA_DIR: dataDir, AUTH_RATE_LIMIT_PER_15_MIN: '4' }),
-    secretKey: 'k'.repeat(32),
-  };
-  const writer = startApiWriter(config, { onFatal: (err) => assert.fail(String(err)) });
-  const app = createApp({
-    db,
-    sendCommitter: writer,
-    config,
-    log: pino({ level: 'silent' }),
-    sessions: new SessionSigner(config.secretKey, 60),
-  });
-  const server = http.createServer(app.app.callback());
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    api: new ApiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
-    close: async () => {
-      app.close();
-      await writer.close();
-      await new Promise((r) => server.close(r));
-    },
-  };
-}
-
-for (const backend of ['sqlite', 'postgres'] as const) {
+for (const backend of BACKENDS) {
   const options = backend === 'postgres' ? requirePostgres() : {};
 
   describe(`credential attempts in the database (${backend})`, options, () => {
-    let shared: SharedDb;
+    let shared: BackendDb;
     before(async () => {
-      shared = await sharedDb(backend);
+      shared = await openBackendDb(backend);
     });
     after(async () => {
       await shared.close();
@@ -125,13 +63,13 @@ for (const backend of ['sqlite', 'postgres'] as const) {
   });
 
   describe(`AUTH_RATE_LIMIT_PER_15_MIN across two api nodes (${backend})`, options, () => {
-    let shared: SharedDb;
-    let nodes: Awaited<ReturnType<typeof startNode>>[];
+    let shared: BackendDb;
+    let nodes: ApiNode[];
     before(async () => {
-      shared = await sharedDb(backend);
+      shared = await openBackendDb(backend);
       nodes = [
-        await startNode(shared.nodes[0], shared.dataDir),
-        await startNode(shared.nodes[1], shared.dataDir),
+        await startApiNode(shared.nodes[0], shared.dataDir, { AUTH_RATE_LIMIT_PER_15_MIN: '4' }),
+        await startApiNode(shared.nodes[1], shared.dataDir, { AUTH_RATE_LIMIT_PER_15_MIN: '4' }),
       ];
     });
     after(async () => {

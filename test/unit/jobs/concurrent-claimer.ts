@@ -2,7 +2,7 @@
 // worker process would be. (In one thread, a second better-sqlite3 connection
 // waiting on BEGIN IMMEDIATE would block the very event loop holding the lock.)
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDb } from '../../../src/db/connect';
+import { openDatabase } from '../../../src/db/connect';
 import { claim } from '../../../src/jobs/claim';
 
 export interface ClaimerInput {
@@ -12,7 +12,7 @@ export interface ClaimerInput {
 }
 
 async function run(input: ClaimerInput, start: Promise<void>): Promise<string[]> {
-  const db = openDb({ file: input.file });
+  const db = openDatabase(input.file);
   const ids: string[] = [];
   await start;
   try {
