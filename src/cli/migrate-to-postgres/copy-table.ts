@@ -4,6 +4,18 @@ import type { TablePlan } from './table-plan';
 import type { Row } from './table-rows';
 import { keyOf, lastKey, readPage, valuesOf } from './table-rows';
 
+/** PostgreSQL's SQLSTATE for a missing privilege. */
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+function explainDenied(err: unknown): never {
+  if ((err as { code?: unknown }).code !== INSUFFICIENT_PRIVILEGE) throw err;
+  throw new Error(
+    `${(err as Error).message}: the copy turns triggers off for its transactions; connect as a superuser ` +
+      'or GRANT SET ON PARAMETER session_replication_role to the role (docs/scaling.md)',
+    { cause: err },
+  );
+}
+
 /** A rewrite of a source row on its way to PostgreSQL (never of a key column). */
 export type RowTransform = (row: Row) => Row;
 
@@ -47,7 +59,7 @@ export async function copyTable(options: CopyTableOptions): Promise<number> {
     if (last === undefined) return copied;
     const rows = page.map((row) => sql`(${sql.join(valuesOf(plan, transform ? transform(row) : row))})`);
     await target.transaction().execute(async (trx) => {
-      await sql`set local session_replication_role = replica`.execute(trx);
+      await sql`set local session_replication_role = replica`.execute(trx).catch(explainDenied);
       await sql`
         insert into ${sql.table(plan.name)} (${columns}) values ${sql.join(rows)}
         on conflict do nothing`.execute(trx);
