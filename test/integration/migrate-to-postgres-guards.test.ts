@@ -28,6 +28,12 @@ describe('ctl migrate-to-postgres: guards', requirePostgres(), () => {
     const account = await insertAccount(db);
     for (const status of ['delivered', 'delivered', 'bounced'] as const)
       await insertEmail(db, account, { status, createdAt: '2026-11-20T10:00:00.000Z' });
+    // Keys whose order differs between byte order and a locale's (case, accents, scripts):
+    // the keyset pages and checksums must walk them alike on both sides.
+    for (const key of ['B', 'a', 'é', 'z', '日本', 'A b', 'e\u0301'])
+      await sql`
+        insert into idempotency_keys (user_id, key, request_hash, status_code, response, created_at)
+        values (${account.userId}, ${key}, 'h', 202, '{}', '2026-11-20T10:00:00.000Z')`.execute(db);
     await db.destroy();
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -46,8 +52,10 @@ describe('ctl migrate-to-postgres: guards', requirePostgres(), () => {
 
   it('copies the stats counters as rows: the triggers do not count the emails again', async () => {
     const url = await testPostgresUrl();
-    const run = await runCtl(ENV, ['migrate-to-postgres', '--from', file, '--to', url]);
+    // Two rows a batch: composite keys (user, day, status; user, key) paged across batches.
+    const run = await runCtl(ENV, ['migrate-to-postgres', '--from', file, '--to', url, '--batch-size', '2']);
     assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /^idempotency_keys\s+7\s+7\s.* ok$/m);
     const db = openDatabase(url, { poolSize: 1 });
     try {
       const counts = await sql<{ status: string; count: number | string }>`
