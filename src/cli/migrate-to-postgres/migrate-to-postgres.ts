@@ -6,7 +6,13 @@ import { copyTable } from './copy-table';
 import type { RawFile } from './raw-references';
 import { RAW_REF_TRANSFORMS, RAW_TABLE, referencedRawFiles } from './raw-references';
 import type { TablePlan } from './table-plan';
-import { BOOKKEEPING_TABLES, checkTargetSchema, foreignKeyOrder, readSqliteTables } from './table-plan';
+import {
+  BOOKKEEPING_TABLES,
+  checkTargetSchema,
+  foreignKeyOrder,
+  readSqliteTables,
+  rowsPerPage,
+} from './table-plan';
 import type { TableCheck } from './verify-copy';
 import { verifyCopy } from './verify-copy';
 
@@ -38,11 +44,6 @@ export async function planMigration(source: Db, target: Db): Promise<MigrationPl
     throw new Error(`cannot copy every table; nothing was copied:\n  ${problems.join('\n  ')}`);
   const tables = (await foreignKeyOrder(source, all)).filter((t) => t.name !== RAW_TABLE);
   return { tables, rawStore };
-}
-
-/** Blob-bearing rows can be large (attachments, captured mail): smaller batches for them. */
-function batchRowsFor(plan: TablePlan, batchRows: number): number {
-  return plan.columns.some((c) => c.kind === 'bytes') ? Math.max(1, Math.floor(batchRows / 10)) : batchRows;
 }
 
 async function countRows(db: Db, table: string): Promise<number> {
@@ -88,7 +89,7 @@ export async function migrateToPostgres(options: MigrateOptions): Promise<Migrat
       source,
       target,
       plan: table,
-      batchRows: batchRowsFor(table, options.batchRows),
+      batchRows: rowsPerPage(table, options.batchRows),
       transform: RAW_REF_TRANSFORMS.get(table.name),
       onBatch: (n) => {
         if (n - reported < step) return;

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../../db/connect';
 import type { RowTransform } from './copy-table';
 import type { TablePlan } from './table-plan';
+import { rowsPerPage } from './table-plan';
 import { hashRow, keyOf, readPage, valuesOf } from './table-rows';
 
 export interface TableDigest {
@@ -23,7 +24,7 @@ export async function tableDigest(db: Db, plan: TablePlan, transform?: RowTransf
   let rows = 0;
   let after: unknown[] | undefined;
   for (;;) {
-    const page = await readPage(db, plan, after, PAGE_ROWS);
+    const page = await readPage(db, plan, after, rowsPerPage(plan, PAGE_ROWS));
     const last = page.at(-1);
     if (last === undefined) break;
     for (const row of page) hashRow(hash, valuesOf(plan, transform ? transform(row) : row));

@@ -20,6 +20,15 @@ export interface TablePlan {
   readonly key: readonly ColumnPlan[];
 }
 
+/**
+ * Rows per page or batch: a row with a binary column (an attachment, captured mail,
+ * a message source) may be up to EMAIL_MAX_SIZE_BYTES (10 MiB by default), and a
+ * page is held in memory whole, so such tables go 50 times fewer rows at a time.
+ */
+export function rowsPerPage(plan: TablePlan, rows: number): number {
+  return plan.columns.some((c) => c.kind === 'bytes') ? Math.max(1, Math.floor(rows / 50)) : rows;
+}
+
 /** kysely's migration bookkeeping: the target keeps its own (it ran the migrations). */
 export const BOOKKEEPING_TABLES: ReadonlySet<string> = new Set(['kysely_migration', 'kysely_migration_lock']);
 
