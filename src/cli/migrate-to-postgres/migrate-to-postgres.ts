@@ -32,7 +32,7 @@ export interface MigrationPlan {
 export async function planMigration(source: Db, target: Db): Promise<MigrationPlan> {
   const all = (await readSqliteTables(source)).filter((t) => !BOOKKEEPING_TABLES.has(t.name));
   const rawStore = all.some((t) => t.name === RAW_TABLE);
-  const problems = await checkTargetSchema(target, all, new Set());
+  const problems = await checkTargetSchema(target, all);
   if (rawStore) {
     const { n } = (
       await sql<{ n: number | string }>`select count(*) as n from ${sql.table(RAW_TABLE)}`.execute(source)

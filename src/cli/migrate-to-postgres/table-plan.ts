@@ -126,11 +126,7 @@ interface PostgresColumn {
  * whose PostgreSQL type does not hold the SQLite kind. Each problem names the
  * table; a table added by a later migration is thereby either copied or named here.
  */
-export async function checkTargetSchema(
-  target: Db,
-  tables: readonly TablePlan[],
-  ignoredTargetTables: ReadonlySet<string>,
-): Promise<string[]> {
+export async function checkTargetSchema(target: Db, tables: readonly TablePlan[]): Promise<string[]> {
   const rows = (
     await sql<PostgresColumn>`
       select c.table_name, c.column_name, c.data_type
@@ -165,7 +161,7 @@ export async function checkTargetSchema(
   }
   const known = new Set(tables.map((t) => t.name));
   for (const name of targetTables.keys())
-    if (!known.has(name) && !BOOKKEEPING_TABLES.has(name) && !ignoredTargetTables.has(name))
+    if (!known.has(name) && !BOOKKEEPING_TABLES.has(name))
       problems.push(`${name}: on PostgreSQL only (the databases are at different migrations?)`);
   return problems;
 }
