@@ -43,6 +43,16 @@ export function likeContains(text: string): string {
   return `%${likeEscape(text)}%`;
 }
 
+/**
+ * `text` with A-Z lowered and nothing else: what SQL's lower() does in SQLite, and in
+ * PostgreSQL on our `collate "C"` text columns (issue 23). Compared with `lower(column)`,
+ * it gives SQLite's LIKE, which ignores ASCII case only, on both engines; PostgreSQL's
+ * LIKE ignores none.
+ */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+}
+
 /** `text` with LIKE's wildcards and the escape character each preceded by a backslash. */
 export function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);

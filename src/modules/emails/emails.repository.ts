@@ -8,7 +8,7 @@ import type {
   EmailStatus,
 } from '../../db/schema';
 import { idTimeFloor } from '../retention/id-time-floor';
-import { likeContains, likeEscape } from '../../shared/text';
+import { asciiLower, likeContains, likeEscape } from '../../shared/text';
 
 export type EmailRow = Selectable<EmailsTable>;
 export type RecipientRow = Selectable<EmailRecipientsTable>;
@@ -66,13 +66,14 @@ export interface EmailListQuery {
 /** Ids are made at acceptance, a moment before created_at is read: the id bounds allow for that. */
 const ID_TIME_SLACK_MS = 60_000;
 
+// Ignoring ASCII case, as SQLite's LIKE always did here, on PostgreSQL too (asciiLower).
 const likeEscaped = (column: string, pattern: string) =>
-  sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
+  sql<boolean>`lower(${sql.ref(column)}) like ${asciiLower(pattern)} escape '\\'`;
 
 /**
  * The stored tags are our own JSON.stringify of `{name: value}`: a `"` inside a name or
  * value is always escaped, so `{"name":` or `,"name":` only ever starts an entry.
- * LIKE, not a JSON function, keeps the query portable (PostgreSQL later).
+ * LIKE, not a JSON function, keeps the query portable to PostgreSQL.
  */
 function tagPatterns(tag: NonNullable<EmailListQuery['tag']>): string[] {
   const name = likeEscape(JSON.stringify(tag.name));

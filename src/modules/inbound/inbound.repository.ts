@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, InboundAttachmentsTable, InboundMessagesTable } from '../../db/schema';
+import { asciiLower, likeContains } from '../../shared/text';
 
 export type InboundRow = Selectable<InboundMessagesTable>;
 /** An attachment without its bytes. */
@@ -93,10 +94,6 @@ export interface InboundListQuery {
 /** Spec: `search` over subject, from and to (the To header and the envelope recipients). */
 const SEARCHED = ['subject', 'from_address', 'from_header', 'to_addresses', 'rcpt_to'] as const;
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** Newest first; one row more than `limit`, so the caller knows whether there is a next page. */
 export async function listInbound(db: Kysely<Database>, q: InboundListQuery): Promise<InboundRow[]> {
   let query = db.selectFrom('inbound_messages').selectAll().where('user_id', '=', q.userId);
@@ -104,9 +101,9 @@ export async function listInbound(db: Kysely<Database>, q: InboundListQuery): Pr
   if (q.domainId !== undefined) query = query.where('domain_id', '=', q.domainId);
   if (q.beforeId !== undefined) query = query.where('id', '<', q.beforeId);
   if (q.search !== undefined && q.search !== '') {
-    const pattern = likePattern(q.search);
-    // LIKE is case-insensitive for ASCII in SQLite; `\\` escapes the user's own % and _.
-    const matches = SEARCHED.map((column) => sql`${sql.ref(column)} like ${pattern} escape '\\'`);
+    const pattern = likeContains(asciiLower(q.search));
+    // Ignoring ASCII case on both engines (PostgreSQL's LIKE does not); `\\` escapes the user's own % and _.
+    const matches = SEARCHED.map((column) => sql`lower(${sql.ref(column)}) like ${pattern} escape '\\'`);
     query = query.where(sql<boolean>`(${sql.join(matches, sql` or `)})`);
   }
   return query

@@ -163,7 +163,7 @@ void describe('claim', () => {
     });
     const script = path.join(__dirname, 'concurrent-claimer.js');
     const claimers = ['c1', 'c2', 'c3'].map((owner) => {
-      const input: ClaimerInput = { file: t.file, owner, batch: 3 };
+      const input: ClaimerInput = { url: t.url, owner, batch: 3 };
       const worker = new Worker(script, { workerData: input });
       const ready = new Promise<void>((resolve) => worker.once('message', () => resolve()));
       const result = ready.then(

@@ -64,6 +64,11 @@ describe('storage guard', () => {
       '/d/mta-queue',
       '/other',
     ]);
+    // A PostgreSQL database lives on the server's disk, not one of ours (issue 23).
+    assert.deepEqual(storagePaths({ dataDir: '/d', databaseUrl: 'postgres://u:p@db:5432/mail' }), [
+      '/d',
+      '/d/mta-queue',
+    ]);
   });
 
   it('refuses under the floor of the real volume, and never with the floor off', async () => {
