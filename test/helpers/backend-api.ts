@@ -2,21 +2,17 @@
 // the real migrations), and an in-process api node on one of them: for the tests of what
 // the nodes of a cluster share (issue 23 item 3), run on SQLite and on a real PostgreSQL.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import type { AppConfig } from '../../src/config';
 import { parseConfig } from '../../src/config';
 import type { Db } from '../../src/db/connect';
-import { migrate, openDatabase } from '../../src/db/connect';
 import { startApiWriter } from '../../src/http/api-writer';
 import { createApp } from '../../src/http/app';
 import { SessionSigner } from '../../src/modules/accounts/sessions';
 import { ApiClient } from './http-client';
-import { dropTestDatabase, testPostgresUrl } from './postgres';
+import { createTestDb } from './test-db';
 
 export type Backend = 'sqlite' | 'postgres';
 export const BACKENDS: readonly Backend[] = ['sqlite', 'postgres'];
@@ -31,23 +27,10 @@ export interface BackendDb {
   close(): Promise<void>;
 }
 
+/** createTestDb() on the given backend, with a second pool open. */
 export async function openBackendDb(backend: Backend): Promise<BackendDb> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-backend-'));
-  const url = backend === 'postgres' ? await testPostgresUrl() : `sqlite:${path.join(dataDir, 'mail.db')}`;
-  const a = openDatabase(url, { poolSize: 2 });
-  await migrate(a);
-  const b = openDatabase(url, { poolSize: 2 });
-  return {
-    nodes: [a, b],
-    dataDir,
-    url,
-    close: async () => {
-      await a.destroy();
-      await b.destroy();
-      if (backend === 'postgres') await dropTestDatabase(url);
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const t = await createTestDb({ backend });
+  return { nodes: [t.db, t.open()], dataDir: t.dataDir, url: t.url, close: () => t.close() };
 }
 
 export const TEST_INTERNAL_TOKEN = 'i'.repeat(32);

@@ -282,4 +282,41 @@ describe('SMTP submission', () => {
       },
     );
   });
+  // Last: it spends this client's AUTH budget. Issue 23 item 3: the budget is rows in the
+  // database, so failures counted by any MTA node (here: raised by hand, as a second node
+  // would) refuse AUTH on this one, even with a good key.
+  it('counts failed AUTH in the database and answers 454 once the shared budget is spent', async () => {
+    await assert.rejects(
+      transport('re_live_still-not-a-key').sendMail({
+        from: `noreply@${DOMAIN}`,
+        to: 'x@dest.test',
+        text: 'x',
+      }),
+      (err: SmtpError) => err.responseCode === 535,
+    );
+    const db = openApplianceDb(app);
+    try {
+      const counted = await db
+        .selectFrom('credential_attempts')
+        .selectAll()
+        .where('key', 'like', 'smtp-auth:%')
+        .execute();
+      assert.equal(counted.length, 1, 'the failure is a row');
+      assert.ok((counted[0]?.hits ?? 0) >= 1);
+      await db
+        .updateTable('credential_attempts')
+        .set({ hits: 10 })
+        .where('key', 'like', 'smtp-auth:%')
+        .execute();
+    } finally {
+      await db.destroy();
+    }
+    await assert.rejects(
+      transport(apiKey).sendMail({ from: `noreply@${DOMAIN}`, to: 'x@dest.test', text: 'x' }),
+      (err: SmtpError) => {
+        assert.equal(err.responseCode, 454, String(err.response));
+        return true;
+      },
+    );
+  });
 });

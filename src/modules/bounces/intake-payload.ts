@@ -9,10 +9,11 @@ export const BOUNCE_QUEUE = 'bounce-processing';
 /**
  * The payload of a `bounce-processing` job: one stored report. Written by the MX
  * queue hook for mail to a return-path host (issue 6) and by `POST /internal/bounces`,
- * always after the raw file is durable (`inbound/raw-store.ts`).
+ * with the raw copy durable (`inbound/raw-store.ts`: a file before the job commits, or on
+ * PostgreSQL a row in the job's own transaction).
  */
 export interface BounceJobPayload {
-  /** The durable raw report (`storeRawMessage`). */
+  /** The raw report: a file path, or `db:<raw_messages.id>` on PostgreSQL (`inbound/raw-store.ts`). */
   readonly rawPath: string;
   /** Hex SHA-256 of the raw bytes as stored. */
   readonly sha256: string;

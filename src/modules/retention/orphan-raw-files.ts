@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { foreignRawReference, referencedRawPaths, unkeyedIntakePaths } from './raw-references.repository';
 
-/** `<yyyy-mm-dd>`: the day directories storeRawMessage creates (src/modules/inbound/raw-store.ts). */
+/** `<yyyy-mm-dd>`: the day directories storeRawMessage creates (src/modules/inbound/raw-file-store.ts). */
 const DAY_DIR = /^\d{4}-\d{2}-\d{2}$/;
 /** `<32 hex>.eml`, or the `.tmp` a crash left mid-write. Anything else is not ours to delete. */
 const RAW_FILE = /^[0-9a-f]{32}\.(eml|tmp)$/;
