@@ -11,7 +11,9 @@ import { sql } from 'kysely';
 import { migrate, openDatabase, openDb } from '../../src/db/connect';
 import { startAppliance } from '../helpers/appliance';
 import { runCtl } from '../helpers/ctl';
-import { insertAccount, insertEmail } from '../helpers/email-fixtures';
+import { enqueue } from '../../src/jobs';
+import { databaseRawStore } from '../../src/modules/inbound/raw-database-store';
+import { inboundMessageRow, insertAccount, insertEmail } from '../helpers/email-fixtures';
 import { requirePostgres, testPostgresUrl } from '../helpers/postgres';
 
 const ENV = { PATH: process.env.PATH ?? '' };
@@ -75,6 +77,53 @@ describe('ctl migrate-to-postgres: guards', requirePostgres(), () => {
       );
     } finally {
       await db.destroy();
+    }
+  });
+
+  it('moves the raw file of a job still to run into raw_messages; a named file that is gone is a warning', async () => {
+    const copy = path.join(dir, 'pending.db');
+    fs.copyFileSync(file, copy);
+    const raw = path.join(dir, 'inbound', '2026-11-20', 'pending.eml');
+    fs.mkdirSync(path.dirname(raw), { recursive: true });
+    const bytes = Buffer.from(
+      'From: mailer-daemon@example.org\r\nSubject: report\r\n\r\n\u00ff\r\n',
+      'latin1',
+    );
+    fs.writeFileSync(raw, bytes);
+    const gone = path.join(dir, 'inbound', '2026-11-20', 'gone.eml');
+    const db = openDb({ file: copy });
+    const { userId } = await db.selectFrom('users').select('id as userId').executeTakeFirstOrThrow();
+    await enqueue(db, {
+      queue: 'bounce-processing',
+      payload: { rawPath: raw, sha256: 'x', size: bytes.length, mailFrom: '', rcptTo: ['b@x.test'] },
+      dedupeKey: `mx:${raw}`,
+    });
+    await db
+      .insertInto('inbound_messages')
+      .values(inboundMessageRow({ user_id: userId, received_at: '2026-11-20T10:00:00.000Z', raw_path: gone }))
+      .execute();
+    await db.destroy();
+
+    const url = await testPostgresUrl();
+    const run = await runCtl(ENV, ['migrate-to-postgres', '--from', copy, '--to', url]);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /^raw store \(files → raw_messages\)\s+1\s+1\s.* ok$/m);
+    assert.match(
+      run.stderr,
+      new RegExp(`warning: ${gone} is named by a message or a pending job but was not on disk`),
+    );
+    const pg = openDatabase(url, { poolSize: 1 });
+    try {
+      const job = await pg.selectFrom('jobs').select(['payload', 'dedupe_key']).executeTakeFirstOrThrow();
+      const ref = (JSON.parse(job.payload) as { rawPath: string }).rawPath;
+      assert.match(ref, /^db:raw_/);
+      assert.equal(job.dedupe_key, `mx:${ref}`);
+      const stored = await databaseRawStore(pg).get(ref);
+      assert.ok(stored?.equals(bytes), 'the bytes, read back through the PostgreSQL raw store');
+      const inbound = await pg.selectFrom('inbound_messages').select('raw_path').executeTakeFirstOrThrow();
+      assert.equal(await databaseRawStore(pg).get(inbound.raw_path), undefined, 'gone, as it was on SQLite');
+    } finally {
+      await pg.destroy();
     }
   });
 
