@@ -77,7 +77,12 @@ export async function migrateToPostgresCommand(args: readonly string[]): Promise
         `warning: ${f.path} is named ${f.needed ? 'by a message or a pending job' : 'by a finished job'} but was not on disk`,
       );
     if (!checks.every((c) => c.equal)) {
-      log('the copy differs from the SQLite database: do not switch; run again, then --verify-only');
+      // A rerun inserts only what is missing: a row changed on either side since it was
+      // copied stays different.
+      log(
+        'the copy differs from the SQLite database: do not switch. A rerun does not overwrite rows already ' +
+          'copied: if either database changed since the copy began, start again on an empty database',
+      );
       return MISMATCH_EXIT;
     }
     log(
