@@ -90,6 +90,11 @@ export function openPostgres(url: string, options: PostgresOptions): Kysely<Data
     max: options.poolSize,
     types: typeParsers(),
     application_name: options.applicationName ?? 'mailroom',
+    // pg waits for a connection forever by default: a server that is down would hang every
+    // request (and /ready) instead of failing it; a send answers 503, retryable, instead.
+    connectionTimeoutMillis: 10_000,
+    // TCP keepalive: a connection to a server that vanished (failover) is noticed and dropped.
+    keepAlive: true,
   });
   // An idle connection the server closed (restart, failover) emits 'error' on the pool;
   // unhandled, that would end the process. The pool drops the client and opens another on

@@ -1,5 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { AbuseStateTable, Database, EmailStatus } from '../../db/schema';
+import { asciiLower } from '../../shared/text';
 import { SIMULATOR_DOMAIN } from '../delivery/simulator';
 import type { SignalInputs } from './signals';
 import { THRESHOLDS } from './signals';
@@ -9,7 +11,9 @@ import { THRESHOLDS } from './signals';
  * complaints and repetitions are the account testing its integration, not its
  * recipients' verdict. (Volume still counts them: the quota ledger, test mail apart.)
  */
-const SIMULATOR_ADDRESSES = `%@${SIMULATOR_DOMAIN}`;
+const SIMULATOR_ADDRESSES = `%@${asciiLower(SIMULATOR_DOMAIN)}`;
+// lower(): SQLite's LIKE ignores ASCII case and PostgreSQL's does not (issue 23).
+const notSimulator = sql<boolean>`lower(${sql.ref('email_recipients.address')}) not like ${SIMULATOR_ADDRESSES}`;
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -42,7 +46,7 @@ async function recipientOutcomes(
     .where('emails.created_at', '>', since)
     .where('emails.attempts', '>', 0)
     .where('emails.mode', '=', 'live')
-    .where('email_recipients.address', 'not like', SIMULATOR_ADDRESSES)
+    .where(notSimulator)
     .where('email_recipients.status', 'in', PAST_HAND_OFF)
     .groupBy('email_recipients.status')
     .execute();
@@ -81,7 +85,7 @@ async function topRecipient(
     .where('emails.created_at', '>', since)
     .where('emails.status', '<>', 'cancelled')
     .where('emails.mode', '=', 'live')
-    .where('email_recipients.address', 'not like', SIMULATOR_ADDRESSES)
+    .where(notSimulator)
     .groupBy('email_recipients.address')
     .orderBy('n', 'desc')
     .orderBy('email_recipients.address')
