@@ -13,6 +13,7 @@ export interface InboundEnvelope {
 
 /** Where an accepted message was stored (inbound/raw-store.ts). */
 export interface RawRef {
+  /** A file path (SQLite) or `db:<raw_messages.id>` (PostgreSQL); the name predates the rows. */
   readonly rawPath: string;
   readonly sha256: string;
   readonly size: number;

@@ -88,7 +88,9 @@ describe('retention: orphaned raw inbound files (real database, real files)', ()
   };
 
   before(async () => {
-    t = await createTestDb();
+    // The file store is SQLite's (src/modules/inbound/raw-store-of.ts); PostgreSQL's rows are
+    // swept by orphan-raw-rows.ts, tested in test/unit/inbound/raw-store-backends.test.ts.
+    t = await createTestDb({ backend: 'sqlite' });
     db = t.db;
     await insertUser(db, { id: 'usr_a', email: 'a@example.com', name: 'a', passwordHash: 'x' });
   });
