@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { rateLimited } from '../shared/app-error';
-import type { RateLimiter } from './rate-limiter';
+import type { RateLimiter } from '../shared/rate-limiter';
 
 /** Applies a limiter keyed by client IP; 429 RATE_LIMIT_EXCEEDED with Retry-After when spent. */
 export function rateLimitByIp(limiter: RateLimiter, scope: string): Koa.Middleware {

@@ -2,7 +2,7 @@ import { readBody } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
 import { rateLimitByIp } from '../../http/rate-limit';
-import type { RateLimiter } from '../../http/rate-limiter';
+import type { RateLimiter } from '../../shared/rate-limiter';
 import { RouteGroup } from '../../http/route';
 import { changePasswordBody, loginBody, registerBody } from './accounts.schemas';
 import { changePassword, getAccount, login, logout, register } from './accounts.usecases';

@@ -2,9 +2,10 @@
  * In-memory sliding-window counter (two fixed windows, weighted), one per key.
  * Memory is bounded twice: stale keys are swept on a timer, and at most `maxKeys`
  * are held at once (issue 17 finding 8: spoofed addresses grew the map without bound
- * within a window). The api process is the only one that serves HTTP, so process
- * memory is the right scope; counters reset on restart, which is acceptable for abuse
- * throttling (documented in docs/api.md).
+ * within a window). Process memory is the right scope for both users: the api's abuse
+ * throttling (counters reset on restart, documented in docs/api.md) and the mta's
+ * per-destination messages-per-minute caps (src/mta/destination-limits.ts), which pass
+ * each key's own limit to `hit`.
  */
 export interface RateDecision {
   readonly allowed: boolean;
@@ -37,21 +38,24 @@ export class RateLimiter {
     this.sweeper.unref();
   }
 
-  /** Counts one hit for `key` and says whether it is within the limit. Refused hits are not counted. */
-  hit(key: string): RateDecision {
+  /**
+   * Counts one hit for `key` and says whether it is within `limit` (the limiter's own unless
+   * the key has its own). Refused hits are not counted.
+   */
+  hit(key: string, limit: number = this.limit): RateDecision {
     const now = this.now();
     const w = this.roll(key, now);
     const elapsed = (now - w.start) / this.windowMs;
     const estimate = w.previous * (1 - elapsed) + w.current;
-    if (estimate + 1 > this.limit) {
+    if (estimate + 1 > limit) {
       const retryAfterS = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
-      return { allowed: false, limit: this.limit, remaining: 0, retryAfterS };
+      return { allowed: false, limit, remaining: 0, retryAfterS };
     }
     w.current += 1;
     return {
       allowed: true,
-      limit: this.limit,
-      remaining: Math.max(0, Math.floor(this.limit - estimate - 1)),
+      limit,
+      remaining: Math.max(0, Math.floor(limit - estimate - 1)),
       retryAfterS: 0,
     };
   }
@@ -84,7 +88,8 @@ export class RateLimiter {
     return this.windows.size;
   }
 
-  private sweep(): void {
+  /** Drops the keys idle for two windows (also on a timer). */
+  sweep(): void {
     const cutoff = this.now() - 2 * this.windowMs;
     for (const [key, w] of this.windows) if (w.start < cutoff) this.windows.delete(key);
   }
