@@ -269,8 +269,12 @@ export async function psqlExec(url: string, sql: string): Promise<string> {
   return stdout.trim();
 }
 
-export function psqlExecSync(url: string, sql: string): void {
+/**
+ * Runs each statement on its own (one `-c` each: several in one would be one implicit
+ * transaction, where DROP DATABASE may not run), synchronously, for exit handlers.
+ */
+export function psqlExecEachSync(url: string, statements: readonly string[]): void {
   const psql = findPsql();
-  if (!psql) return;
-  spawnSync(psql, ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', sql], { stdio: 'ignore' });
+  if (!psql || statements.length === 0) return;
+  spawnSync(psql, ['-X', '-q', '-d', url, ...statements.flatMap((sql) => ['-c', sql])], { stdio: 'ignore' });
 }

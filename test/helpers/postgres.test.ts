@@ -7,7 +7,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { describe, it } from 'node:test';
 import { postgresTemplate, requirePostgres, testPostgresUrl } from './postgres';
-import { psqlExec } from './postgres-server';
+import { psqlExec, startPostgresServer } from './postgres-server';
 import { waitUntil } from './wait-until';
 
 const HELPER = path.join(__dirname, 'postgres.js');
@@ -92,6 +92,34 @@ void describe('PostgreSQL test harness', requirePostgres(), () => {
     await psqlExec(a, 'insert into built values (1)');
     assert.equal(await psqlExec(a, 'select count(*) from built'), '1');
     assert.equal(await psqlExec(b, 'select count(*) from built'), '0');
+  });
+
+  it('drops the databases a test process made on the shared server when it exits', async () => {
+    const server = startPostgresServer();
+    try {
+      const script = `const h = require(${JSON.stringify(HELPER)});
+        Promise.all([h.testPostgresUrl(), h.testPostgresUrl()]).then((u) => {
+          console.log(JSON.stringify(u));
+          process.exit(0);
+        });`;
+      const run = spawnSync(process.execPath, ['-e', script], {
+        env: { ...process.env, MAILROOM_TEST_PG_URL: server.adminUrl },
+        encoding: 'utf8',
+      });
+      assert.equal(run.status, 0, run.stderr);
+      const urls = JSON.parse(run.stdout) as string[];
+      assert.equal(urls.length, 2);
+      for (const url of urls) {
+        const name = new URL(url).pathname.slice(1);
+        const left = await psqlExec(
+          server.adminUrl,
+          `select count(*) from pg_database where datname = '${name}'`,
+        );
+        assert.equal(left, '0', `${name} outlived its test process`);
+      }
+    } finally {
+      server.stop();
+    }
   });
 
   it('runs the server as an unprivileged user, never root', async () => {

@@ -5,7 +5,7 @@ import {
   findPostgresBinaries,
   findPsql,
   psqlExec,
-  psqlExecSync,
+  psqlExecEachSync,
   startPostgresServer,
 } from './postgres-server';
 
@@ -43,7 +43,10 @@ function onExit(): void {
   const shared = sharedAdminUrl();
   if (shared !== undefined && created.length > 0) {
     // The shared server outlives this process: give back the disk its databases hold.
-    psqlExecSync(shared, created.map((name) => `drop database if exists ${name} with (force);`).join('\n'));
+    psqlExecEachSync(
+      shared,
+      created.map((name) => `drop database if exists ${name} with (force)`),
+    );
   }
   ownServer?.stop();
 }

@@ -1,22 +1,20 @@
-// The one-click POST route in process (real SQLite by migrations, the real Koa app): the token's
+// The one-click POST route in process (real database by migrations, either backend; the real Koa app): the token's
 // HMAC is checked before the body is read, and only the RFC 8058 form field unsubscribes.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { parseConfig } from '../../../src/config';
 import type { Db } from '../../../src/db/connect';
-import { migrate, openDb } from '../../../src/db/connect';
 import { startApiWriter } from '../../../src/http/api-writer';
 import { createApp } from '../../../src/http/app';
 import { SessionSigner } from '../../../src/modules/accounts/sessions';
 import { unsubscribeKey, unsubscribeToken } from '../../../src/modules/unsubscribe/unsubscribe-token';
 import { insertEmail } from '../../helpers/email-fixtures';
 import { ApiClient } from '../../helpers/http-client';
+import { createTestDb } from '../../helpers/test-db';
 
 describe('POST /public/unsubscribe/:token', () => {
   let dir: string;
@@ -27,10 +25,10 @@ describe('POST /public/unsubscribe/:token', () => {
   let token: string;
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-one-click-'));
-    const config = { ...parseConfig({ DATA_DIR: dir }), secretKey: 'k'.repeat(32) };
-    db = openDb({ file: path.join(dir, 'mail.db') });
-    await migrate(db);
+    const testDb = await createTestDb();
+    dir = testDb.dataDir;
+    const config = { ...parseConfig({ DATA_DIR: dir, DATABASE_URL: testDb.url }), secretKey: 'k'.repeat(32) };
+    db = testDb.db;
     const writer = startApiWriter(config, { onFatal: (err) => assert.fail(String(err)) });
     const app = createApp({
       db,
