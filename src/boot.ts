@@ -1,5 +1,5 @@
-import { loadConfig, mailHostnameWarning, sqlitePath } from './config';
-import { migrate, openDb } from './db/connect';
+import { loadConfig, mailHostnameWarning } from './config';
+import { migrate, openDatabase } from './db/connect';
 import { exitOnFatal } from './shared/fatal';
 import { freeLoopbackPort } from './shared/listen-failure';
 import { createLogger } from './shared/logger';
@@ -34,7 +34,7 @@ async function boot(): Promise<void> {
   if (hostnameWarning !== undefined) {
     log.warn({ event: 'mail_hostname_not_fqdn', mailHostname: config.mailHostname }, hostnameWarning);
   }
-  const db = openDb({ file: sqlitePath(config) });
+  const db = openDatabase(config.databaseUrl, { poolSize: 1, applicationName: 'mailroom-boot' });
   const applied = await migrate(db);
   await db.destroy();
   if (applied.length > 0) log.info({ event: 'migrations_applied', migrations: applied }, 'database migrated');

@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Config } from '../config';
-import { sqlitePath } from '../config';
+import { databaseKind, sqlitePath } from '../config';
 import { probeSmtp } from '../mta/probe';
 
 export interface Listener {
@@ -173,8 +173,12 @@ export interface Activity {
 export async function detectRunningAppliance(config: Config, timeoutMs = 1500): Promise<Activity> {
   const evidence: string[] = [];
   const foreign: string[] = [];
-  const dbFile = sqlitePath(config);
-  if (databaseInUse(dbFile)) evidence.push(`${dbFile} is open in another process`);
+  // A SQLite file open elsewhere is this host's appliance; a PostgreSQL server is shared by
+  // every node, so only the listeners say whether one runs here.
+  if (databaseKind(config.databaseUrl) === 'sqlite') {
+    const dbFile = sqlitePath(config);
+    if (databaseInUse(dbFile)) evidence.push(`${dbFile} is open in another process`);
+  }
   const states = await Promise.all(
     applianceListeners(config).map(async (l) => ({
       l,

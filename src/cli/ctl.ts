@@ -5,10 +5,10 @@ import {
   loadConfig,
   mailHostnameWarning,
   parseConfig,
-  sqlitePath,
+  redactDatabaseUrl,
 } from '../config';
 import type { Db } from '../db/connect';
-import { migrate, openDb } from '../db/connect';
+import { migrate, openDatabase } from '../db/connect';
 import { listUsers } from '../modules/accounts/accounts.repository';
 import {
   accountView,
@@ -67,7 +67,7 @@ function limitArg(v: string | undefined): number | null | undefined {
 
 async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   const { config } = loadConfig();
-  const db = openDb({ file: sqlitePath(config) });
+  const db = openDatabase(config.databaseUrl, { poolSize: 2, applicationName: 'mailroom-ctl' });
   try {
     await migrate(db);
     return await fn(db);
@@ -155,6 +155,8 @@ function config(args: string[]): void {
       for (const [prop, key] of Object.entries(configTable)) {
         shown[key.env] = key.secret && parsed[prop] !== undefined ? '[set]' : parsed[prop];
       }
+      // A PostgreSQL URL may carry the password: shown without it.
+      shown.DATABASE_URL = redactDatabaseUrl(String(parsed.databaseUrl));
       return print(shown);
     }
     case 'docs':

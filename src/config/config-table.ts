@@ -170,8 +170,14 @@ export const configTable = {
     'DATABASE_URL',
     str,
     (raw) => `sqlite:${path.join(path.resolve(need(raw, 'DATA_DIR')), 'mail.db')}`,
-    'Database location. `sqlite:<path>` (or a bare path) for the embedded SQLite database.',
+    'Database location. `sqlite:<path>` (or a bare path) for the embedded SQLite database; `postgres://user:password@host:port/database` (or `postgresql://`) for a PostgreSQL server shared by several nodes (docs/scaling.md). libpq options such as `sslmode` go in the query string.',
     '`sqlite:$DATA_DIR/mail.db`',
+  ),
+  databasePoolSize: key(
+    'DATABASE_POOL_SIZE',
+    int(1, 1000),
+    '10',
+    "PostgreSQL only: connections each process (api, worker, mta) keeps to the server; each writer thread keeps two more. Mind the server's `max_connections` across all nodes. Ignored on SQLite.",
   ),
   baseUrl: key(
     'BASE_URL',

@@ -4,3 +4,5 @@ export type { Config, ConfigKey } from './config-table';
 export { configTable } from './config-table';
 export { invokingUser, processEnv } from './process-env';
 export { mailHostnameWarning } from './mail-hostname-warning';
+export type { DatabaseKind } from './database-url';
+export { databaseKind, redactDatabaseUrl, sqliteFileOf } from './database-url';

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config, ConfigKey } from './config-table';
 import { configTable } from './config-table';
+import { databaseKind, sqliteFileOf } from './database-url';
 import { ConfigValueError } from './parsers';
 
 /** The configuration every process runs on: the table's values, with the master secret always present. */
@@ -125,11 +126,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): {
   return { config: { ...parsed, secretKey: secret.secretKey }, secret };
 }
 
-/** The SQLite file named by DATABASE_URL (`sqlite:<path>`, `file:<path>` or a bare path). */
-export function sqlitePath(config: Pick<Config, 'databaseUrl'>): string {
+/**
+ * The SQLite file named by DATABASE_URL (`sqlite:<path>`, `file:<path>` or a bare path).
+ * Only for what exists on SQLite alone (backup, restore, the file's directory checks):
+ * callers that merely choose a backend ask `databaseKind` first. `purpose` says what
+ * needed the file, for the refusal on PostgreSQL.
+ */
+export function sqlitePath(config: Pick<Config, 'databaseUrl'>, purpose = 'this'): string {
   const u = config.databaseUrl;
-  if (/^(postgres|postgresql|mysql):/i.test(u)) {
-    throw new ConfigError([{ env: 'DATABASE_URL', problem: 'only SQLite is supported in this version' }]);
+  if (databaseKind(u) === 'postgres') {
+    throw new ConfigError([
+      {
+        env: 'DATABASE_URL',
+        problem: `names a PostgreSQL server; ${purpose} works on the SQLite backend only`,
+      },
+    ]);
   }
-  return path.resolve(u.replace(/^(sqlite|file):(\/\/)?/i, ''));
+  if (/^mysql:/i.test(u)) {
+    throw new ConfigError([{ env: 'DATABASE_URL', problem: 'only SQLite and PostgreSQL are supported' }]);
+  }
+  return sqliteFileOf(u);
 }

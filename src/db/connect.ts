@@ -5,8 +5,15 @@ import type { DatabaseConnection } from 'kysely';
 import type { DialectAdapter } from 'kysely';
 import { CompiledQuery, Kysely, SqliteAdapter, SqliteDialect, SqliteDriver } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import { databaseKind, sqliteFileOf } from '../config/database-url';
+import { dialectOf } from './dialect';
 import { migrations } from './migrations';
+import type * as Postgres from './postgres';
 import type { Database } from './schema';
+
+export type { DatabaseKind } from '../config/database-url';
+export { databaseKind } from '../config/database-url';
+export { dialectOf } from './dialect';
 
 export type Db = Kysely<Database>;
 
@@ -91,19 +98,51 @@ export function withStatementCache(sqlite: BetterSqlite3.Database, max = 500): B
   });
 }
 
+/** SQLite only (backup tools, tests of the file itself); everything else opens by URL with openDatabase. */
 export function openDb(options: OpenDbOptions): Db {
   return new Kysely<Database>({
     dialect: new ImmediateSqliteDialect(withStatementCache(openSqlite(options.file))),
   });
 }
 
+export interface OpenDatabaseOptions {
+  /** PostgreSQL: connections in this process's pool (DATABASE_POOL_SIZE). Ignored on SQLite. */
+  readonly poolSize?: number | undefined;
+  /** PostgreSQL: the process's name in pg_stat_activity. */
+  readonly applicationName?: string | undefined;
+}
+
+const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * Opens the database DATABASE_URL names (issue 23): `postgres://`/`postgresql://`
+ * through kysely's PostgresDialect over a pg.Pool, anything else as the SQLite file.
+ */
+export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Db {
+  if (databaseKind(url) === 'sqlite') return openDb({ file: sqliteFileOf(url) });
+  // Required here, not imported: a SQLite appliance never loads pg (idle memory, issue 11).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { openPostgres } = require('./postgres') as typeof Postgres;
+  return openPostgres(url, {
+    poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
+    applicationName: options.applicationName,
+  });
+}
+
 /** Applies pending migrations; throws with the failing migration's error. */
 export async function migrate(db: Db): Promise<string[]> {
   const migrator = new Migrator({
-    db,
+    // PostgreSQL: the migrations' SQLite column types as PostgreSQL says them (postgres.ts).
+    db: dialectOf(db) === 'postgres' ? db.withPlugin(portableDdl()) : db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+function portableDdl(): Postgres.PortableDdlPlugin {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { PortableDdlPlugin } = require('./postgres') as typeof Postgres;
+  return new PortableDdlPlugin();
 }

@@ -1,5 +1,7 @@
 import type { Compilable, CompiledQuery, Expression, Kysely, OperationNode, QueryResult } from 'kysely';
 import { ValueNode } from 'kysely';
+import type { DatabaseKind } from '../config/database-url';
+import { dialectOf } from './dialect';
 import type { Database } from './schema';
 
 type ElementOf<T> = T extends readonly (infer E)[] ? E : never;
@@ -77,17 +79,21 @@ function slotsFor<P>(made: Map<string, Param<unknown>>): Slots<P> {
  * `perShape` and `byArity`.
  */
 export class PreparedQuery<P extends object, R> {
-  private compiled: CompiledQuery<R> | undefined;
-  /** For each parameter position: the slot that fills it, or undefined for a constant. */
-  private slots: (Param<unknown> | undefined)[] = [];
+  /**
+   * Compiled once per dialect (issue 23): the SQL differs (`?` against `$1`, quoting),
+   * and one process (a test, `ctl migrate-to-postgres`) may hold a SQLite and a
+   * PostgreSQL database at once.
+   */
+  private readonly byDialect = new Map<DatabaseKind, Compiled<R>>();
 
   constructor(private readonly build: PreparedBuild<P, R>) {}
 
   /** The statement as it runs on `db` with `values`: its SQL and its parameters. */
   bind(db: Kysely<Database>, values: P): CompiledQuery<R> {
-    const compiled = this.compiled ?? this.compile(db);
+    const kind = dialectOf(db);
+    const { compiled, slots } = this.byDialect.get(kind) ?? this.compile(db, kind);
     const parameters = compiled.parameters.map((constant, i) => {
-      const slot = this.slots[i];
+      const slot = slots[i];
       if (slot === undefined) return constant;
       const value = values[slot.name as keyof P] as unknown;
       return slot.index === undefined ? value : (value as readonly unknown[])[slot.index];
@@ -95,7 +101,7 @@ export class PreparedQuery<P extends object, R> {
     return { ...compiled, parameters };
   }
 
-  /** Runs on `db` (the database or a transaction); compiled with the first one seen. */
+  /** Runs on `db` (the database or a transaction); compiled with the first one seen of its dialect. */
   run(db: Kysely<Database>, values: P): Promise<QueryResult<R>> {
     return db.executeQuery<R>(this.bind(db, values));
   }
@@ -108,13 +114,20 @@ export class PreparedQuery<P extends object, R> {
     return (await this.run(db, values)).rows[0];
   }
 
-  private compile(db: Kysely<Database>): CompiledQuery<R> {
+  private compile(db: Kysely<Database>, kind: DatabaseKind): Compiled<R> {
     const made = new Map<string, Param<unknown>>();
     const compiled = this.build(db, slotsFor<P>(made)).compile();
-    this.slots = compiled.parameters.map((p) => (typeof p === 'string' ? made.get(p) : undefined));
-    this.compiled = compiled;
-    return compiled;
+    const slots = compiled.parameters.map((p) => (typeof p === 'string' ? made.get(p) : undefined));
+    const entry = { compiled, slots };
+    this.byDialect.set(kind, entry);
+    return entry;
   }
+}
+
+/** A compiled statement and, for each parameter position, the slot that fills it (undefined: a constant). */
+interface Compiled<R> {
+  readonly compiled: CompiledQuery<R>;
+  readonly slots: readonly (Param<unknown> | undefined)[];
 }
 
 /**

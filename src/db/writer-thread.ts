@@ -7,7 +7,7 @@ import { ThreadClient, serveThreadCalls } from '../shared/thread-call';
 import type { WireError } from '../shared/wire-error';
 import { errorFromWire, errorToWire } from '../shared/wire-error';
 import type { Db } from './connect';
-import { openDb } from './connect';
+import { openDatabase } from './connect';
 import { WriteBatcher } from './write-batcher';
 
 /**
@@ -31,8 +31,8 @@ import { WriteBatcher } from './write-batcher';
 
 /** What a writer thread is started with (structured clone of the main thread's). */
 export interface WriterThreadData {
-  /** The SQLite file (the process has applied the migrations, or the api has). */
-  readonly file: string;
+  /** DATABASE_URL: the SQLite file or the PostgreSQL server (the process has applied the migrations). */
+  readonly url: string;
   readonly config: AppConfig;
   /** The process the thread belongs to, for its log lines (`api`, `mta`). */
   readonly process: string;
@@ -73,7 +73,9 @@ export function serveWriterUnits<M extends UnitMap>(
   options: ServeUnitsOptions = {},
 ): void {
   const data = workerData as WriterThreadData;
-  const db = openDb({ file: data.file });
+  // PostgreSQL: a pool of its own, small, as the group commit holds one transaction at a
+  // time; the second connection serves a unit's read outside it without waiting.
+  const db = openDatabase(data.url, { poolSize: 2, applicationName: `mailroom-${data.process}-writer` });
   const ctx: WriterContext = {
     db,
     writes: new WriteBatcher(db, { savepointsOnFailure: options.savepointsOnFailure ?? false }),
@@ -91,7 +93,7 @@ export function serveWriterUnits<M extends UnitMap>(
     },
     {
       toReply: errorToWire,
-      // Closing the last connection checkpoints the WAL and removes -wal/-shm.
+      // Closing the last connection checkpoints the WAL and removes -wal/-shm (SQLite).
       onClose: () => db.destroy(),
     },
   );

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { AppConfig } from '../config';
-import { sqlitePath } from '../config';
 import { WriterThread } from '../db/writer-thread';
 import type { SendCommitter } from '../modules/sending/api-send';
 import { emailQueueFailed, emailQueueFailedBy } from '../modules/emails/emails.errors';
@@ -28,7 +27,7 @@ export function startApiWriter(
 ): ApiWriter {
   const thread = new WriterThread<ApiWriterUnits>({
     script: path.join(__dirname, 'api-writer-thread.js'),
-    data: { file: sqlitePath(config), config, process: 'api' },
+    data: { url: config.databaseUrl, config, process: 'api' },
     // Its heap lives only while sends come in: room for the young generation costs nothing idle.
     resourceLimits: { maxYoungGenerationSizeMb: 48 },
     idleMs: options.idleMs ?? 30_000,

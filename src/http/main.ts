@@ -1,6 +1,6 @@
 import http from 'node:http';
-import { loadConfig, sqlitePath } from '../config';
-import { migrate, openDb } from '../db/connect';
+import { loadConfig } from '../config';
+import { migrate, openDatabase } from '../db/connect';
 import { SessionSigner } from '../modules/accounts/sessions';
 import { exitOnFatal } from '../shared/fatal';
 import { collectWhenIdle } from '../shared/idle-gc';
@@ -16,7 +16,10 @@ import { reportReady } from '../shared/process-ready';
 async function main(): Promise<void> {
   const { config } = loadConfig();
   const log = createLogger({ level: config.logLevel, process: 'api' });
-  const db = openDb({ file: sqlitePath(config) });
+  const db = openDatabase(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    applicationName: 'mailroom-api',
+  });
   await migrate(db);
   const writer = startApiWriter(config, {
     onFatal: (err) => {

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../config';
-import { loadConfig, sqlitePath } from '../config';
+import { loadConfig } from '../config';
 import type { Db } from '../db/connect';
-import { openDb } from '../db/connect';
+import { openDatabase } from '../db/connect';
 import type { AddressGuard } from '../modules/webhooks/address-policy';
 import { outboundGuardFromConfig } from '../modules/webhooks/address-policy';
 import type { StorageGuard } from '../shared/disk-space';
@@ -69,7 +69,8 @@ export function mtaMxPath(): MxPath {
 
 /** The appliance database (WAL, synchronous=FULL: a commit is on disk when it returns). */
 export function mtaDb(): Db {
-  db ??= openDb({ file: sqlitePath(runtimeConfig()) });
+  const c = runtimeConfig();
+  db ??= openDatabase(c.databaseUrl, { poolSize: c.databasePoolSize, applicationName: 'mailroom-mta' });
   return db;
 }
 
@@ -83,7 +84,7 @@ export function mtaDb(): Db {
  * its unit.
  */
 function mtaWriter(): MtaWriter {
-  writer ??= startMtaWriter({ file: sqlitePath(runtimeConfig()), config: runtimeConfig() });
+  writer ??= startMtaWriter({ url: runtimeConfig().databaseUrl, config: runtimeConfig() });
   return writer;
 }
 

@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { AppConfig } from '../config';
-import { sqlitePath } from '../config';
+import { databaseKind, sqlitePath } from '../config';
 
 /**
  * The free-space floor (issue 17, finding 6). A writer that runs out of disk
@@ -136,10 +136,13 @@ export type StorageConfig = Pick<AppConfig, 'dataDir' | 'databaseUrl' | 'diskFre
 /**
  * The volumes the appliance writes to: DATA_DIR, the database's directory and
  * the MTA queue (`$DATA_DIR/mta-queue`, src/mta/render-config.ts), each of
- * which an operator may mount separately.
+ * which an operator may mount separately. A PostgreSQL database is on its
+ * server's disk, which is the server's to watch (docs/scaling.md): not ours.
  */
 export function storagePaths(config: Pick<AppConfig, 'dataDir' | 'databaseUrl'>): string[] {
-  return [config.dataDir, path.join(config.dataDir, 'mta-queue'), path.dirname(sqlitePath(config))];
+  const paths = [config.dataDir, path.join(config.dataDir, 'mta-queue')];
+  if (databaseKind(config.databaseUrl) === 'sqlite') paths.push(path.dirname(sqlitePath(config)));
+  return paths;
 }
 
 const guards = new Map<string, StorageGuard>();

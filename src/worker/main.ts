@@ -1,5 +1,5 @@
-import { loadConfig, sqlitePath } from '../config';
-import { migrate, openDb } from '../db/connect';
+import { loadConfig } from '../config';
+import { migrate, openDatabase } from '../db/connect';
 import { WriteBatcher } from '../db/write-batcher';
 import { exitOnFatal } from '../shared/fatal';
 import { collectWhenIdle } from '../shared/idle-gc';
@@ -19,7 +19,10 @@ async function main(): Promise<void> {
   const { config, secret } = loadConfig();
   const logger = createLogger({ level: config.logLevel, process: 'worker' });
   if (secret.generated) logger.warn({ event: 'secret_key_generated', dataDir: config.dataDir });
-  const db = openDb({ file: sqlitePath(config) });
+  const db = openDatabase(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    applicationName: 'mailroom-worker',
+  });
   await migrate(db);
   // One group commit for the handlers' writes and the runner's claims and settlements.
   const writes = new WriteBatcher(db);
@@ -32,7 +35,7 @@ async function main(): Promise<void> {
     writes,
     stallWatchdog: {
       limitMs: config.workerStallLimitMs,
-      file: sqlitePath(config),
+      url: config.databaseUrl,
       logLevel: config.logLevel,
     },
   });

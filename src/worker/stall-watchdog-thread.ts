@@ -26,7 +26,7 @@ class WorkerStalledError extends Error {
 
 async function onStall(stalledMs: number): Promise<void> {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded on a stall only (see above) */
-  const { openDb } = require('../db/connect') as typeof DbConnect;
+  const { openDatabase } = require('../db/connect') as typeof DbConnect;
   const { fail } = require('../jobs/fail') as typeof JobsFail;
   const { createLogger } = require('../shared/logger') as typeof Logger;
   /* eslint-enable @typescript-eslint/no-require-imports */
@@ -38,7 +38,7 @@ async function onStall(stalledMs: number): Promise<void> {
     'event loop blocked; killing the worker',
   );
   if (job !== null) {
-    const db = openDb({ file: data.file });
+    const db = openDatabase(data.url, { poolSize: 1, applicationName: 'mailroom-stall-watchdog' });
     try {
       // Under the lease this worker holds: a job another worker took over meanwhile is not touched.
       const result = await fail(

@@ -15,8 +15,8 @@ export interface BlamedJob {
 export interface StallWatchdogOptions {
   /** How long the event loop may go without a heartbeat (WORKER_STALL_LIMIT_MS). */
   readonly limitMs: number;
-  /** The SQLite file; the thread opens its own connection, since the main thread cannot answer. */
-  readonly file: string;
+  /** DATABASE_URL; the thread opens its own connection, since the main thread cannot answer. */
+  readonly url: string;
   readonly logLevel: string;
 }
 

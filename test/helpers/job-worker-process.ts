@@ -48,7 +48,7 @@ function main(): void {
     stallWatchdog:
       stallLimitMs === undefined
         ? undefined
-        : { limitMs: Number(stallLimitMs), file, logLevel: process.env.LOG_LEVEL ?? 'warn' },
+        : { limitMs: Number(stallLimitMs), url: file, logLevel: process.env.LOG_LEVEL ?? 'warn' },
     leaseMs: Number(process.env.JOB_LEASE_MS ?? 1_000),
     concurrency: Number(process.env.JOB_CONCURRENCY ?? 4),
     idleMs: 50,

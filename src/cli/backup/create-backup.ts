@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../config';
-import { sqlitePath } from '../../config';
+import { databaseKind, sqlitePath } from '../../config';
 import { isBackedUp, isInside, liveDbFiles, QUEUE_DIR, supersededQueueFiles } from './backed-up-files';
 import type { BackupFile, BackupManifest } from './backup-manifest';
 import {
@@ -40,6 +40,20 @@ import { snapshotDatabase } from './snapshot-database';
  */
 
 export type Log = (line: string) => void;
+
+/**
+ * `ctl backup`/`restore` copy the SQLite file and DATA_DIR of one host. A PostgreSQL
+ * database is the server's to back up, consistently across nodes, with the tools made
+ * for it (docs/backup.md): refused, rather than a backup that holds no mail.
+ */
+export function refuseOnPostgres(databaseUrl: string, command: 'backup' | 'restore'): void {
+  if (databaseKind(databaseUrl) !== 'postgres') return;
+  throw new Error(
+    `DATABASE_URL names a PostgreSQL server: \`ctl ${command}\` covers the SQLite backend only. ` +
+      "Back up PostgreSQL with pg_dump / pg_restore (or your server's base backups and WAL archive), " +
+      "and each node's DATA_DIR (secret.key, mta-queue) with your file backups: see docs/backup.md",
+  );
+}
 
 export type BackupTarget =
   | { readonly kind: 'stdout' }
@@ -173,6 +187,7 @@ async function writeBackupDir(
  */
 export async function createBackup(options: BackupOptions): Promise<BackupResult> {
   const { config } = options;
+  refuseOnPostgres(config.databaseUrl, 'backup');
   const log = options.log ?? (() => undefined);
   const now = options.now ?? new Date();
   const name = defaultBackupName(now);

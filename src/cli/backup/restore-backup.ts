@@ -9,6 +9,7 @@ import type { BackupManifest } from './backup-manifest';
 import { backupStamp, DATA_SUBDIR, DB_FILE, secretFingerprint } from './backup-manifest';
 import type { Log } from './create-backup';
 import { fsyncPath } from '../../shared/sync-directory';
+import { refuseOnPostgres } from './create-backup';
 import { openBackup, verifyBackup } from './verify-backup';
 
 export interface RestoreOptions {
@@ -84,6 +85,7 @@ async function chownLikeDataDir(dataDir: string): Promise<void> {
  */
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
   const { config } = options;
+  refuseOnPostgres(config.databaseUrl, 'restore');
   const log = options.log ?? (() => undefined);
   const now = options.now ?? new Date();
   const dataDir = config.dataDir;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config';
-import { sqlitePath } from '../../config';
+import { databaseKind, sqlitePath } from '../../config';
 import { databaseInUse } from '../appliance-probe';
 import type { CheckResult, CheckStatus } from './check-result';
 import { result } from './check-result';
@@ -75,9 +75,12 @@ export async function checkDataDir(config: Config): Promise<CheckResult> {
   const mode = evaluateDataDirMode(dir, stat.mode, stat.uid, uid);
   const details: Record<string, unknown> = { mode: octal(stat.mode), ownerUid: stat.uid };
   const notes = [`${dir} is writable`, ...mode.notes];
-  const dbFile = sqlitePath(config);
-  const db = fs.statSync(dbFile, { throwIfNoEntry: false });
-  if (db === undefined) {
+  // On PostgreSQL the database is not under DATA_DIR: its check is the server's.
+  const dbFile = databaseKind(config.databaseUrl) === 'sqlite' ? sqlitePath(config) : undefined;
+  const db = dbFile === undefined ? undefined : fs.statSync(dbFile, { throwIfNoEntry: false });
+  if (dbFile === undefined) {
+    notes.push('database on PostgreSQL');
+  } else if (db === undefined) {
     notes.push('no database yet');
   } else {
     const wal = fs.statSync(`${dbFile}-wal`, { throwIfNoEntry: false });

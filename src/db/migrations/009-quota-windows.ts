@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { dialectOf } from '../dialect';
 
 /**
  * Quota windows that cost the same all day, and a lighter send path (issue 11).
@@ -10,8 +11,8 @@ import { sql } from 'kysely';
  * writer of `quota_buckets` (the send, the refund of a cancel, fixtures) keeps the
  * hours in step without knowing of them. A check now reads at most 61 minute
  * buckets (the hour window), 60 (the part of the day window's first hour) and 24
- * hours per scope (modules/quota/quota.ts). Triggers have no portable DDL; a
- * PostgreSQL port needs them as plpgsql trigger functions.
+ * hours per scope (modules/quota/quota.ts). Triggers have no portable DDL: on
+ * PostgreSQL they are plpgsql trigger functions (issue 23).
  *
  * quota_ledger: nothing reads it by domain or by API key (the windows read the
  * buckets; abuse signals read (user_id, created_at, count)), so those two indexes
@@ -37,6 +38,34 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     select scope, scope_id, substr(minute, 1, 13), sum(count) from quota_buckets
     group by scope, scope_id, substr(minute, 1, 13)
   `.execute(db);
+  if (dialectOf(db) === 'postgres') await postgresTriggers(db);
+  else await sqliteTriggers(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const t of ['quota_hour_buckets_insert', 'quota_hour_buckets_update', 'quota_hour_buckets_delete']) {
+    if (dialectOf(db) === 'postgres') {
+      await sql`drop trigger ${sql.id(t)} on quota_buckets`.execute(db);
+      await sql`drop function ${sql.id(t)}()`.execute(db);
+    } else {
+      await sql`drop trigger ${sql.id(t)}`.execute(db);
+    }
+  }
+  await db.schema.dropTable('quota_hour_buckets').execute();
+  await db.schema.dropIndex('quota_ledger_email').execute();
+  await db.schema
+    .createIndex('quota_ledger_domain')
+    .on('quota_ledger')
+    .columns(['domain_id', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('quota_ledger_key')
+    .on('quota_ledger')
+    .columns(['api_key_id', 'created_at'])
+    .execute();
+}
+
+async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
   await sql`
     create trigger quota_hour_buckets_insert after insert on quota_buckets
     begin
@@ -71,20 +100,51 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   `.execute(db);
 }
 
-export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['quota_hour_buckets_insert', 'quota_hour_buckets_update', 'quota_hour_buckets_delete']) {
-    await sql`drop trigger ${sql.id(t)}`.execute(db);
-  }
-  await db.schema.dropTable('quota_hour_buckets').execute();
-  await db.schema.dropIndex('quota_ledger_email').execute();
-  await db.schema
-    .createIndex('quota_ledger_domain')
-    .on('quota_ledger')
-    .columns(['domain_id', 'created_at'])
-    .execute();
-  await db.schema
-    .createIndex('quota_ledger_key')
-    .on('quota_ledger')
-    .columns(['api_key_id', 'created_at'])
-    .execute();
+/** The same three as plpgsql trigger functions (PostgreSQL triggers call a function). */
+async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    create function quota_hour_buckets_insert() returns trigger language plpgsql as $$
+    begin
+      insert into quota_hour_buckets (scope, scope_id, hour, count)
+      values (new.scope, new.scope_id, substr(new.minute, 1, 13), new.count)
+      on conflict (scope, scope_id, hour) do update set count = quota_hour_buckets.count + excluded.count;
+      return null;
+    end $$
+  `.execute(db);
+  await sql`
+    create function quota_hour_buckets_update() returns trigger language plpgsql as $$
+    begin
+      update quota_hour_buckets set count = count + new.count - old.count
+      where scope = new.scope and scope_id = new.scope_id and hour = substr(new.minute, 1, 13);
+      return null;
+    end $$
+  `.execute(db);
+  await sql`
+    create function quota_hour_buckets_delete() returns trigger language plpgsql as $$
+    begin
+      update quota_hour_buckets set count = count - old.count
+      where scope = old.scope and scope_id = old.scope_id and hour = substr(old.minute, 1, 13);
+      delete from quota_hour_buckets
+      where scope = old.scope and scope_id = old.scope_id and hour = substr(old.minute, 1, 13)
+        and not exists (
+          select 1 from quota_buckets
+          where scope = old.scope and scope_id = old.scope_id
+            and minute >= substr(old.minute, 1, 13) || ':00' and minute <= substr(old.minute, 1, 13) || ':59'
+        );
+      return null;
+    end $$
+  `.execute(db);
+  await sql`
+    create trigger quota_hour_buckets_insert after insert on quota_buckets
+    for each row execute function quota_hour_buckets_insert()
+  `.execute(db);
+  await sql`
+    create trigger quota_hour_buckets_update after update of count on quota_buckets
+    for each row when (old.count is distinct from new.count)
+    execute function quota_hour_buckets_update()
+  `.execute(db);
+  await sql`
+    create trigger quota_hour_buckets_delete after delete on quota_buckets
+    for each row execute function quota_hour_buckets_delete()
+  `.execute(db);
 }

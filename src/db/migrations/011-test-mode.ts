@@ -1,5 +1,6 @@
 import type { Kysely, RawBuilder } from 'kysely';
 import { sql } from 'kysely';
+import { dialectOf } from '../dialect';
 
 /**
  * Test-mode API keys and the built-in capture (issue 21 item 1).
@@ -56,6 +57,10 @@ async function replaceDailyCountTriggers(
   db: Kysely<unknown>,
   cond: { readonly live: RawBuilder<unknown>; readonly liveOld: RawBuilder<unknown> },
 ): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    await replacePostgresTriggers(db, cond);
+    return;
+  }
   for (const t of ['insert', 'update', 'delete']) {
     await sql`drop trigger if exists ${sql.raw(`email_daily_counts_${t}`)}`.execute(db);
   }
@@ -87,5 +92,35 @@ async function replaceDailyCountTriggers(
       update email_daily_counts set count = count - 1
       where user_id = old.user_id and day = substr(old.created_at, 1, 10) and status = old.status;
     end
+  `.execute(db);
+}
+
+/**
+ * PostgreSQL: 005's trigger functions stay as they are; the condition is the
+ * triggers' WHEN clause, so the triggers alone are made anew.
+ */
+async function replacePostgresTriggers(
+  db: Kysely<unknown>,
+  cond: { readonly live: RawBuilder<unknown>; readonly liveOld: RawBuilder<unknown> },
+): Promise<void> {
+  for (const t of ['insert', 'update', 'delete']) {
+    await sql`drop trigger if exists ${sql.raw(`email_daily_counts_${t}`)} on emails`.execute(db);
+  }
+  await sql`
+    create trigger email_daily_counts_insert after insert on emails
+    for each row when (1 = 1 ${cond.live})
+    execute function email_daily_counts_insert()
+  `.execute(db);
+  await sql`
+    create trigger email_daily_counts_update after update of status, user_id, created_at on emails
+    for each row
+    when ((old.status is distinct from new.status or old.user_id is distinct from new.user_id
+      or old.created_at is distinct from new.created_at) ${cond.live})
+    execute function email_daily_counts_update()
+  `.execute(db);
+  await sql`
+    create trigger email_daily_counts_delete after delete on emails
+    for each row when (1 = 1 ${cond.liveOld})
+    execute function email_daily_counts_delete()
   `.execute(db);
 }

@@ -35,7 +35,7 @@ describe('the mta writer thread (units mta.delivery-reports and mta.intake, real
   const writer = (file = t.file, idleMs?: number) =>
     startMtaWriter(
       {
-        file,
+        url: file,
         config: { ...parseConfig({ DATA_DIR: path.dirname(t.file) }), secretKey: 'k'.repeat(32) },
       },
       { idleMs },

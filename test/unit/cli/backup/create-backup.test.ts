@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import type { BackupManifest } from '../../../../src/cli/backup/backup-manifest';
 import { secretFingerprint } from '../../../../src/cli/backup/backup-manifest';
 import { backupTarget, createBackup } from '../../../../src/cli/backup/create-backup';
+import { restoreBackup } from '../../../../src/cli/backup/restore-backup';
 import { verifyBackup } from '../../../../src/cli/backup/verify-backup';
 import { backupWorkspace, SECRET, seed } from './data-dir-fixture';
 
@@ -53,5 +54,20 @@ describe('backup of a stopped DATA_DIR', () => {
       createBackup({ config: configFor(empty), dest: path.join(workspace.root, 'ex-b2') }),
       /no database/,
     );
+  });
+});
+
+describe('backup and restore on PostgreSQL', () => {
+  const workspace = backupWorkspace();
+  const { configFor } = workspace;
+
+  it('refuse, pointing at pg_dump and docs/backup.md, and write nothing (issue 23)', async () => {
+    const dataDir = path.join(workspace.root, 'pg-data');
+    seed(dataDir, 1);
+    const config = { ...configFor(dataDir), databaseUrl: 'postgres://mail:pw@db.internal:5432/mail' };
+    const dest = path.join(workspace.root, 'pg-backup');
+    await assert.rejects(createBackup({ config, dest }), /PostgreSQL server.*pg_dump.*docs\/backup\.md/s);
+    assert.equal(fs.existsSync(dest), false);
+    await assert.rejects(restoreBackup({ config, source: dest }), /ctl restore.*pg_dump.*docs\/backup\.md/s);
   });
 });
