@@ -4,6 +4,8 @@
 // once; when one node is SIGKILLed in the middle of a run, the other finishes every accepted
 // email; inbound accepted by either MX reads the same through either API; a sweep runs once.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
@@ -19,7 +21,7 @@ import type { Db } from '../../src/db/connect';
 import type { EmailStatus } from '../../src/db/schema';
 import { openDatabase } from '../../src/db/connect';
 
-const DOMAIN = 'shop.cluster.test';
+const DOMAIN = 'shop.cluster-example.com';
 const SECRET_KEY = 'cluster-test-secret-key-shared-by-every-node-0123456789';
 /** Statuses an email does not leave (src/db/schema.ts EMAIL_STATUSES). */
 const TERMINAL: EmailStatus[] = ['delivered', 'bounced', 'complained', 'failed', 'cancelled'];
@@ -87,7 +89,7 @@ describe('two appliance nodes on one PostgreSQL', requirePostgres(), () => {
     await dns?.close();
   });
 
-  const send = (node: Appliance, seq: number, tag: string, to = `buyer${seq}@dest.cluster.test`) =>
+  const send = (node: Appliance, seq: number, tag: string, to = `buyer${seq}@dest.cluster-example.com`) =>
     node.api.post<{ id: string }>('/v1/emails', {
       token: apiKey,
       body: {
@@ -144,8 +146,14 @@ describe('two appliance nodes on one PostgreSQL', requirePostgres(), () => {
       });
       const info = await sendRaw(via, raw, { from: 'customer@example.org', to: [`support@inbox.${DOMAIN}`] });
       assert.match(info.response, /^250 /);
+      const first = await waitForInbound(via, token, (m) => m.subject === subject);
+      // On one machine a node could read another's DATA_DIR by its path; on two hosts it
+      // cannot. With both nodes' local inbound directories gone, the raw message must still
+      // be readable: it lives where every node reads it (the database).
+      for (const node of [a, b])
+        fs.rmSync(path.join(node.dataDir, 'inbound'), { recursive: true, force: true });
       for (const reader of [a, b]) {
-        const summary = await waitForInbound(reader, token, (m) => m.subject === subject);
+        const summary = await waitForInbound(reader, token, (m) => m.id === first.id);
         const got = await fetchBytes(reader, token, `/v1/inbound/${summary.id}/raw`);
         assert.equal(
           got.status,
@@ -185,7 +193,7 @@ describe('two appliance nodes on one PostgreSQL', requirePostgres(), () => {
       // Every tenth recipient is deferred once by the sink: what node A's MTA takes of those
       // waits in its queue when A dies (its next retry is 10 minutes away).
       const held = (seq: number): string | undefined =>
-        seq % 10 === 0 ? `held${seq}@dest.cluster.test` : undefined;
+        seq % 10 === 0 ? `held${seq}@dest.cluster-example.com` : undefined;
       for (let seq = 0; seq < KILL_RUN; seq += 10) {
         sink.setRecipientBehaviour(held(seq)!, (attempt) =>
           attempt === 1 ? { code: 451, message: '4.7.1 try again later' } : 'accept',
