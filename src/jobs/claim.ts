@@ -1,6 +1,9 @@
-import type { Expression, ExpressionBuilder, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { dialectOf } from '../db/connect';
 import type { Database } from '../db/schema';
 import { byArity, PreparedQuery } from '../db/precompiled';
+import { claimable, expiredOnLastAttempt } from './claim-predicates';
+import { byRunAt, failExpiredOnLastAttemptPg, leaseJobsPg } from './claim-postgres';
 import type { QueueName } from './queues';
 
 /** A job this worker now holds a lease on. `attempts` and the owner together fence every later write. */
@@ -39,29 +42,6 @@ export interface ClaimResult {
 
 export const LEASE_EXPIRED_ERROR = 'lease expired during the final attempt (worker crashed or stalled)';
 
-type JobsEb = ExpressionBuilder<Database, 'jobs'>;
-
-/** Due, or running under a lease that expired with attempts to spare. */
-function claimable(eb: JobsEb, now: string | Expression<string>) {
-  return eb.or([
-    eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]),
-    eb.and([
-      eb('state', '=', 'running'),
-      eb('lease_expires_at', '<=', now),
-      eb('attempts', '<', eb.ref('max_attempts')),
-    ]),
-  ]);
-}
-
-/** Running under an expired lease with no attempt left: running it again would exceed max_attempts. */
-function expiredOnLastAttempt(eb: JobsEb, now: string | Expression<string>) {
-  return eb.and([
-    eb('state', '=', 'running'),
-    eb('lease_expires_at', '<=', now),
-    eb('attempts', '>=', eb.ref('max_attempts')),
-  ]);
-}
-
 /**
  * A read, outside any transaction: is there anything `claim` would take or make
  * terminal? Callers that run the claim inside a transaction of their own (the job
@@ -78,7 +58,7 @@ export async function hasClaimable(
 }
 
 /*
- * The claim's statements run several times per job (every poll, claim and
+ * SQLite's statements. The claim's statements run several times per job (every poll, claim and
  * settlement): each is compiled once per arity (byArity in db/precompiled.ts), the number of
  * queues and of ids being part of the SQL.
  */
@@ -167,16 +147,16 @@ const dueCandidates = new PreparedQuery<
 );
 
 /**
- * The one claim. In a single write transaction it (1) makes terminal the jobs
- * whose lease expired on their last attempt, so a job that keeps crashing its
- * worker ends `failed` instead of looping, and (2) leases up to `limit` claimable
- * jobs to `owner`, counting the attempt now: a worker killed mid-job has spent one.
+ * The one claim. It (1) makes terminal the jobs whose lease expired on their last
+ * attempt, so a job that keeps crashing its worker ends `failed` instead of looping,
+ * and (2) leases up to `limit` claimable jobs to `owner`, counting the attempt now:
+ * a worker killed mid-job has spent one.
  *
- * No job goes to two owners: the UPDATE re-checks `claimable` on the row it
- * writes, and a row it writes is no longer claimable (running, lease in the
- * future). On SQLite the transaction is BEGIN IMMEDIATE, so claimers run one at
- * a time anyway; on PostgreSQL (READ COMMITTED) a concurrent claimer blocked on
- * the same row re-evaluates the WHERE after the first commits and skips it.
+ * No job goes to two owners. SQLite: one write transaction (BEGIN IMMEDIATE, so
+ * claimers run one at a time) picks candidates, then the UPDATE re-checks
+ * `claimable` on the row it writes. PostgreSQL: each step is one statement whose
+ * candidates are locked FOR UPDATE SKIP LOCKED (claim-postgres.ts), so concurrent
+ * claimers take disjoint rows without waiting on each other.
  *
  * When `db` is already a transaction the claim runs inside it.
  */
@@ -189,40 +169,82 @@ export async function claim(db: Kysely<Database>, options: ClaimOptions): Promis
   // stalling API writers) when there is nothing to do.
   if (!db.isTransaction && !(await hasClaimable(db, queues, probeNow))) return { jobs: [], dead: [] };
 
-  const run = async (trx: Kysely<Database>): Promise<ClaimResult> => {
-    // Read the clock once the write lock is held: BEGIN IMMEDIATE may have waited
-    // behind other writers, and a lease must run from when it is granted.
-    const nowDate = options.now ?? new Date();
-    const now = nowDate.toISOString();
-    const leaseExpiresAt = new Date(nowDate.getTime() + options.leaseMs).toISOString();
-    const dead = await failExpiredOnLastAttempt(queues.length).rows(trx, {
-      queues,
-      now,
-      lastError: LEASE_EXPIRED_ERROR,
-    });
+  if (dialectOf(db) === 'postgres') return claimPostgres(db, queues, options);
+  return db.isTransaction
+    ? claimSqlite(db, queues, options)
+    : db.transaction().execute((trx) => claimSqlite(trx, queues, options));
+}
 
-    const ids = await pickCandidates(trx, queues, now, options.limit);
-    if (ids.length === 0) return { jobs: [], dead: dead.map(toDead) };
-
-    const rows = await leaseJobs(ids.length).rows(trx, { ids, owner: options.owner, leaseExpiresAt, now });
-
-    // RETURNING has no defined order; keep the one candidates were picked in.
-    const rank = new Map(ids.map((id, i) => [id, i]));
-    rows.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
-    return {
-      dead: dead.map(toDead),
-      jobs: rows.map((r) => ({
-        id: r.id,
-        queue: r.queue as QueueName,
-        payloadJson: r.payload,
-        attempts: r.attempts,
-        maxAttempts: r.max_attempts,
-        leaseExpiresAt: leaseExpiresAt,
-      })),
-    };
+/** Two statements, each atomic on its own: no transaction is needed around them. */
+async function claimPostgres(
+  db: Kysely<Database>,
+  queues: QueueName[],
+  options: ClaimOptions,
+): Promise<ClaimResult> {
+  const nowDate = options.now ?? new Date();
+  const now = nowDate.toISOString();
+  const leaseExpiresAt = new Date(nowDate.getTime() + options.leaseMs).toISOString();
+  const dead = await failExpiredOnLastAttemptPg(queues.length).rows(db, {
+    queues,
+    now,
+    lastError: LEASE_EXPIRED_ERROR,
+  });
+  const rows = await leaseJobsPg(queues.length).rows(db, {
+    queues,
+    now,
+    owner: options.owner,
+    leaseExpiresAt,
+    limit: options.limit,
+  });
+  rows.sort(byRunAt);
+  return {
+    dead: dead.map(toDead),
+    jobs: rows.map((r) => ({
+      id: r.id,
+      queue: r.queue as QueueName,
+      payloadJson: r.payload,
+      attempts: r.attempts,
+      maxAttempts: r.max_attempts,
+      leaseExpiresAt,
+    })),
   };
+}
 
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+async function claimSqlite(
+  trx: Kysely<Database>,
+  queues: QueueName[],
+  options: ClaimOptions,
+): Promise<ClaimResult> {
+  // Read the clock once the write lock is held: BEGIN IMMEDIATE may have waited
+  // behind other writers, and a lease must run from when it is granted.
+  const nowDate = options.now ?? new Date();
+  const now = nowDate.toISOString();
+  const leaseExpiresAt = new Date(nowDate.getTime() + options.leaseMs).toISOString();
+  const dead = await failExpiredOnLastAttempt(queues.length).rows(trx, {
+    queues,
+    now,
+    lastError: LEASE_EXPIRED_ERROR,
+  });
+
+  const ids = await pickCandidates(trx, queues, now, options.limit);
+  if (ids.length === 0) return { jobs: [], dead: dead.map(toDead) };
+
+  const rows = await leaseJobs(ids.length).rows(trx, { ids, owner: options.owner, leaseExpiresAt, now });
+
+  // RETURNING has no defined order; keep the one candidates were picked in.
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  rows.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
+  return {
+    dead: dead.map(toDead),
+    jobs: rows.map((r) => ({
+      id: r.id,
+      queue: r.queue as QueueName,
+      payloadJson: r.payload,
+      attempts: r.attempts,
+      maxAttempts: r.max_attempts,
+      leaseExpiresAt,
+    })),
+  };
 }
 
 /**
@@ -238,8 +260,6 @@ async function pickCandidates(
   now: string,
   limit: number,
 ): Promise<string[]> {
-  // PostgreSQL: add .forUpdate().skipLocked() to both selects, so concurrent claimers
-  // take different rows instead of queueing on the same ones.
   const expired = await expiredCandidates(queues.length).rows(trx, { queues, now, limit });
   const due: { id: string; run_at: string }[] = [];
   const room = limit - expired.length;

@@ -7,11 +7,13 @@ import type { HandlerRegistry } from '../jobs/job-handler';
 import { startHealthServer } from './health-server';
 import { JobRunner } from './job-runner';
 import { onWorkSignal } from '../shared/work-signal';
+import { databaseKind } from '../db/connect';
+import type * as Listener from './job-listener';
 import type { StallWatchdogOptions } from './stall-watchdog';
 
 export interface StartWorkerOptions {
   readonly config: Pick<AppConfig, 'workerPort' | 'bindAddress'> &
-    Partial<Pick<AppConfig, 'workerConcurrency' | 'workerPollMs'>>;
+    Partial<Pick<AppConfig, 'workerConcurrency' | 'workerPollMs' | 'databaseUrl'>>;
   /** Migrated already. */
   readonly db: Kysely<Database>;
   readonly handlers: HandlerRegistry;
@@ -47,6 +49,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   runner.start();
   // A send the api just committed is claimed now, not at the next poll.
   onWorkSignal(() => runner.wake());
+  const listener = listenOnPostgres(options, runner);
+  await listener?.ready;
   options.logger.info({
     event: 'worker_started',
     owner: runner.owner,
@@ -57,9 +61,25 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     owner: runner.owner,
     port: health.port,
     stop: async (deadlineMs) => {
+      await listener?.close();
       const result = await runner.stop(deadlineMs);
       await health.close();
       return result;
     },
   };
+}
+
+/** On PostgreSQL, jobs made due by any node (its api, mta or worker) wake this runner too. */
+function listenOnPostgres(options: StartWorkerOptions, runner: JobRunner): Listener.JobListener | undefined {
+  const url = options.config.databaseUrl;
+  if (url === undefined || databaseKind(url) !== 'postgres') return undefined;
+  // Required here, not imported: a SQLite appliance never loads pg.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { listenForJobs } = require('./job-listener') as typeof Listener;
+  return listenForJobs({
+    url,
+    queues: runner.queues,
+    wake: () => runner.wake(),
+    logger: options.logger.child({ module: 'job-listener' }),
+  });
 }

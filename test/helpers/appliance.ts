@@ -6,6 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePorts } from './free-port';
 import { ApiClient } from './http-client';
+import type { TestBackend } from './open-database';
+import { sqliteUrlOf } from './open-database';
+import { testBackend, testPostgresUrl } from './postgres';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const MAIN = path.join(REPO_ROOT, 'dist', 'src', 'main.js');
@@ -23,12 +26,20 @@ export interface ApplianceOptions {
    * appliance's synchronous log writes then wait on it). `lines` stays empty.
    */
   readonly logFile?: string;
+  /**
+   * Default: the matrix's backend (MAILROOM_TEST_BACKEND). On PostgreSQL the appliance gets
+   * DATABASE_URL of a fresh database, the same one again when restarted on the same DATA_DIR.
+   * Pin 'sqlite' only for tests about SQLite itself, and say why.
+   */
+  readonly backend?: TestBackend;
 }
 
 export interface Appliance {
   readonly baseUrl: string;
   readonly api: ApiClient;
   readonly dataDir: string;
+  /** Its DATABASE_URL (`sqlite:<DATA_DIR>/mail.db` unless set): open it with openApplianceDb(). */
+  readonly databaseUrl: string;
   readonly ports: { http: number; worker: number; smtp: number; submission: number; inject: number };
   readonly env: Record<string, string>;
   readonly internalToken: string;
@@ -89,10 +100,11 @@ const LISTEN_FAILED_EXIT = 71;
  */
 export async function startAppliance(options: ApplianceOptions = {}): Promise<Appliance> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-test-'));
+  const databaseUrl = await applianceDatabaseUrl(options, dataDir);
   const portsPicked = !PORT_SETTINGS.some((name) => options.env?.[name] !== undefined);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce({ ...options, dataDir });
+      return await startOnce({ ...options, dataDir, databaseUrl });
     } catch (err) {
       const lostRace =
         err instanceof Error && err.message.startsWith(`appliance exited early (code ${LISTEN_FAILED_EXIT})`);
@@ -101,8 +113,26 @@ export async function startAppliance(options: ApplianceOptions = {}): Promise<Ap
   }
 }
 
-async function startOnce(options: ApplianceOptions & { readonly dataDir: string }): Promise<Appliance> {
-  const { dataDir } = options;
+/** Databases made for a DATA_DIR: a restart on the same DATA_DIR finds its state again. */
+const postgresByDataDir = new Map<string, string>();
+
+async function applianceDatabaseUrl(options: ApplianceOptions, dataDir: string): Promise<string> {
+  const given = options.env?.DATABASE_URL;
+  if (given !== undefined) return given;
+  if ((options.backend ?? testBackend()) === 'sqlite') return sqliteUrlOf(dataDir);
+  const key = path.resolve(dataDir);
+  let url = postgresByDataDir.get(key);
+  if (url === undefined) {
+    url = await testPostgresUrl();
+    postgresByDataDir.set(key, url);
+  }
+  return url;
+}
+
+async function startOnce(
+  options: ApplianceOptions & { readonly dataDir: string; readonly databaseUrl: string },
+): Promise<Appliance> {
+  const { dataDir, databaseUrl } = options;
   const [http, worker, smtp, submission, inject] = (await freePorts(5)) as [
     number,
     number,
@@ -115,6 +145,8 @@ async function startOnce(options: ApplianceOptions & { readonly dataDir: string 
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? os.tmpdir(),
     DATA_DIR: dataDir,
+    // SQLite's stays implicit (DATA_DIR/mail.db), as an operator's default install has it.
+    ...(databaseUrl === sqliteUrlOf(dataDir) ? {} : { DATABASE_URL: databaseUrl }),
     PORT: String(http),
     WORKER_PORT: String(worker),
     SMTP_PORT: String(smtp),
@@ -188,6 +220,7 @@ async function startOnce(options: ApplianceOptions & { readonly dataDir: string 
     baseUrl,
     api: new ApiClient(baseUrl),
     dataDir,
+    databaseUrl,
     ports: { http, worker, smtp, submission, inject },
     env,
     internalToken,

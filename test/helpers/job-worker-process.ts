@@ -1,17 +1,17 @@
 // A real worker process for the crash tests: the real job runner on the real
 // jobs table, with one test handler. Configured through the environment:
-//   JOB_DB_FILE (migrated already; must hold a job_effects table), JOB_LEASE_MS,
-//   JOB_CONCURRENCY, LOG_LEVEL, and JOB_STALL_LIMIT_MS (starts the stall watchdog).
+//   JOB_DB_URL (a DATABASE_URL, either backend; migrated already; must hold a job_effects table),
+//   JOB_LEASE_MS, JOB_CONCURRENCY, LOG_LEVEL, and JOB_STALL_LIMIT_MS (starts the stall watchdog).
 // Tests SIGKILL it at random instants once it printed READY_MARKER; SIGTERM stops it cleanly.
 // Test seam, never a production path: a job whose payload has `blockMs` blocks the event loop for
 // that long inside JobContext.cpu, as a regex backtracking over a hostile report would.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openDb } from '../../src/db/connect';
 import type { QueueName } from '../../src/jobs/queues';
 import { createLogger } from '../../src/shared/logger';
 import type { JobContext } from '../../src/jobs/job-handler';
 import { cpuWork } from '../../src/jobs/job-handler';
 import { JobRunner } from '../../src/worker/job-runner';
+import { openTestDatabase } from './open-database';
 
 /** Outside QUEUES on purpose: no production handler could ever claim these jobs. */
 export const TEST_QUEUE = 'test-effect' as QueueName;
@@ -36,9 +36,9 @@ function blockFor(ms: number): void {
 }
 
 function main(): void {
-  const file = process.env.JOB_DB_FILE;
-  if (!file) throw new Error('JOB_DB_FILE is required');
-  const db = openDb({ file });
+  const url = process.env.JOB_DB_URL;
+  if (!url) throw new Error('JOB_DB_URL is required');
+  const db = openTestDatabase(url);
   const effects = db.$extendTables<{ job_effects: JobEffectsTable }>();
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', process: 'test-worker' });
   const stallLimitMs = process.env.JOB_STALL_LIMIT_MS;
@@ -48,7 +48,7 @@ function main(): void {
     stallWatchdog:
       stallLimitMs === undefined
         ? undefined
-        : { limitMs: Number(stallLimitMs), url: file, logLevel: process.env.LOG_LEVEL ?? 'warn' },
+        : { limitMs: Number(stallLimitMs), url, logLevel: process.env.LOG_LEVEL ?? 'warn' },
     leaseMs: Number(process.env.JOB_LEASE_MS ?? 1_000),
     concurrency: Number(process.env.JOB_CONCURRENCY ?? 4),
     idleMs: 50,

@@ -2,12 +2,8 @@
 // with a VERIFIED domain whose key the domains module made, email rows, the mta process's
 // environment, injection as the worker does it, and the outcome jobs the hooks write.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Db } from '../../src/db/connect';
-import { migrate, openDb } from '../../src/db/connect';
 import { insertUser } from '../../src/modules/accounts/accounts.repository';
 import { systemActor } from '../../src/modules/audit/audit.repository';
 import { createDomain } from '../../src/modules/domains/domains.usecases';
@@ -18,6 +14,7 @@ import { newId } from '../../src/shared/ids';
 import { createSealer } from '../../src/shared/seal';
 import type { FakeDns } from './dns-server';
 import { freePorts } from './free-port';
+import { createTestDb } from './test-db';
 import type { SmtpSink } from './smtp-sink';
 import type { MtaProcess } from './mta-process';
 
@@ -28,6 +25,8 @@ export const MAX_BYTES = 200_000;
 export interface Fixture {
   readonly db: Db;
   readonly dataDir: string;
+  /** DATABASE_URL for the mta process on PostgreSQL; empty on SQLite (DATA_DIR/mail.db). */
+  readonly databaseEnv: Record<string, string>;
   readonly userId: string;
   readonly domainId: string;
   readonly domain: string;
@@ -35,9 +34,9 @@ export interface Fixture {
 
 /** A migrated database with one user and one VERIFIED domain whose key the domains module made. */
 export async function prepareDatabase(dnsServer: FakeDns, domain: string): Promise<Fixture> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-outbound-'));
-  const db = openDb({ file: path.join(dataDir, 'mail.db') });
-  await migrate(db);
+  // The test removes dataDir when done; the database (on PostgreSQL) goes with the server.
+  const { db, dataDir, url, backend } = await createTestDb();
+  const databaseEnv: Record<string, string> = backend === 'postgres' ? { DATABASE_URL: url } : {};
   const now = new Date().toISOString();
   const userId = newId('usr');
   await insertUser(db, {
@@ -67,7 +66,7 @@ export async function prepareDatabase(dnsServer: FakeDns, domain: string): Promi
   const dkim = view.records.find((r) => r.purpose === 'dkim');
   assert.ok(dkim);
   dnsServer.set(dkim.name, 'TXT', [dkim.value]);
-  return { db, dataDir, userId, domainId: view.id, domain };
+  return { db, dataDir, databaseEnv, userId, domainId: view.id, domain };
 }
 
 /** An email row as the API writes it; the MTA reads only its domain. */
@@ -114,6 +113,7 @@ export async function mtaEnv(
   return {
     PATH: process.env.PATH ?? '',
     DATA_DIR: f.dataDir,
+    ...f.databaseEnv,
     SECRET_KEY,
     SMTP_PORT: String(smtp),
     MTA_INJECT_PORT: String(inject),

@@ -2,9 +2,10 @@
 // file. Run as a script it is a killable worker process (config from its environment),
 // printing WEBHOOK_WORKER_READY once claiming.
 import type { AppConfig } from '../../src/config';
-import { loadConfig, sqlitePath } from '../../src/config';
+import { loadConfig } from '../../src/config';
 import type { Db } from '../../src/db/connect';
-import { migrate, openDb } from '../../src/db/connect';
+import { migrate } from '../../src/db/connect';
+import { openTestDatabase } from './open-database';
 import type { WebhookEventName } from '../../src/modules/webhooks/webhook-outbox.repository';
 import { recordOutbox } from '../../src/modules/webhooks/webhook-outbox.repository';
 import { createWebhookHandlers, seedWebhookSchedules } from '../../src/modules/webhooks/webhooks.jobs';
@@ -31,7 +32,7 @@ export async function startWebhookWorker(
   options: HandlerOptions & { readonly leaseMs?: number } = {},
 ): Promise<WebhookWorker> {
   const { config } = loadConfig(env);
-  const db = openDb({ file: sqlitePath(config) });
+  const db = openTestDatabase(config.databaseUrl);
   await migrate(db);
   const log = captureLog({ process: 'test-worker' });
   const runner = new JobRunner({
@@ -81,7 +82,7 @@ export const READY_MARKER = 'WEBHOOK_WORKER_READY';
 /** As a child process: a worker the crash test can SIGKILL. Logs go to stdout (silenced by LOG_LEVEL). */
 async function main(): Promise<void> {
   const { config } = loadConfig(process.env);
-  const db = openDb({ file: sqlitePath(config) });
+  const db = openTestDatabase(config.databaseUrl);
   await migrate(db);
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', process: 'test-webhook-worker' });
   const dispatchIntervalMs = Number(process.env.TEST_DISPATCH_INTERVAL_MS ?? 100);

@@ -2,11 +2,10 @@
 // serves the account, and the real job runner (in this process, on the appliance's
 // database) runs the `abuse-evaluation` handler as the worker does once it is wired.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import {
   createGovernanceHandlers,
   requestAbuseEvaluation,
@@ -61,7 +60,7 @@ describe('abuse evaluation and suspension', () => {
         NEW_ACCOUNT_EMAILS_PER_HOUR: '1000',
       },
     });
-    db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    db = openApplianceDb(app);
     runner = new JobRunner({ db, handlers: createGovernanceHandlers({ db, config }), logger, idleMs: 50 });
     runner.start();
   });

@@ -2,10 +2,9 @@
 // sent and delivered to the sink, then its DSN or ARF report comes back through
 // POST /internal/bounces or over SMTP to the MX, and the worker's bounce-processing applies it.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import nodemailer from 'nodemailer';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
 import { applianceVerp } from '../helpers/appliance-verp';
 import type { SendingAppliance } from '../helpers/sending-appliance';
@@ -139,7 +138,7 @@ describe('bounce intake end to end', () => {
     );
     const after = await get(id);
     assert.equal(after.events.filter((e) => e.type === 'bounced').length, 1);
-    const db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    const db = openApplianceDb(app);
     try {
       const rows = await db.selectFrom('outbox').select('event').where('email_id', '=', id).execute();
       assert.equal(rows.filter((r) => r.event === 'email.bounced').length, 1);

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import { brandingForSend } from '../../src/modules/branding/branding.usecases';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
@@ -26,7 +25,7 @@ describe('branding: logo and footer', () => {
 
   before(async () => {
     app = await startAppliance({ processes: ['api'], env: { BASE_URL: 'https://mail.example.com' } });
-    db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    db = openApplianceDb(app);
   });
   after(async () => {
     await db.destroy();

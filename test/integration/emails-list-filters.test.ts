@@ -1,10 +1,9 @@
 // GET /v1/emails filters for the dashboard (issue 19): tag, created range, free text, with
 // the existing status/domain/recipient ones, and keyset paging through a filtered list.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FixtureAccount } from '../helpers/email-fixtures';
@@ -28,7 +27,7 @@ describe('GET /v1/emails: dashboard filters', () => {
 
   before(async () => {
     app = await startAppliance({ processes: ['api'] });
-    db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    db = openApplianceDb(app);
     const user = await app.api.register();
     token = user.token;
     other = (await app.api.register()).token;

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
@@ -31,7 +30,7 @@ describe('PATCH /v1/emails/{id}: reschedule a still-scheduled message', () => {
     let token: string;
     ({ apiKey, token } = await app.api.registerWithKey());
     await addVerifiedDomain(app, dns, token, 'later.example.com');
-    db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    db = openApplianceDb(app);
   });
   after(async () => {
     await db.destroy();

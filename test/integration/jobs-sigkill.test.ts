@@ -53,13 +53,13 @@ async function pickVictim(slots: readonly Slot[]): Promise<number> {
 
 void describe('jobs survive SIGKILLed workers', () => {
   let t: TestDb;
-  let file: string;
+  let url: string;
   let db: Db;
   const stderr: string[] = [];
 
   before(async () => {
     t = await createTestDb();
-    ({ db, file } = t);
+    ({ db, url } = t);
     await sql.raw(CREATE_JOB_EFFECTS).execute(db);
   });
   after(async () => t.close());
@@ -68,7 +68,7 @@ void describe('jobs survive SIGKILLed workers', () => {
     const child = spawn(process.execPath, [WORKER_SCRIPT], {
       env: {
         ...process.env,
-        JOB_DB_FILE: file,
+        JOB_DB_URL: url,
         JOB_LEASE_MS: String(LEASE_MS),
         JOB_CONCURRENCY: '2',
         LOG_LEVEL: 'warn',

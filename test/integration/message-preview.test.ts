@@ -2,10 +2,9 @@
 // under its own CSP (sandbox, nothing remote unless asked), the text part as text/plain, the
 // raw message as delivery builds it; every one scoped to the account.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FixtureAccount } from '../helpers/email-fixtures';
@@ -36,7 +35,7 @@ describe('message previews and raw downloads', () => {
 
   before(async () => {
     app = await startAppliance({ processes: ['api'] });
-    db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    db = openApplianceDb(app);
     const user = await app.api.register();
     token = user.token;
     other = (await app.api.register()).token;

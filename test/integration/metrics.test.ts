@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import type { DestinationSnapshot } from '../../src/mta/destination-metrics';
 import { SNAPSHOT_FILE } from '../../src/mta/destination-metrics';
 import type { Appliance } from '../helpers/appliance';
@@ -35,7 +35,7 @@ describe('GET /metrics', () => {
       processes: ['api'],
       env: { DNS_SERVERS: dns.address, NEW_ACCOUNT_EMAILS_PER_HOUR: '100' },
     });
-    db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    db = openApplianceDb(app);
   });
   after(async () => {
     await db.destroy();

@@ -7,13 +7,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { migrate, openDb } from '../../src/db/connect';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { freePorts } from '../helpers/free-port';
 import type { MtaProcess } from '../helpers/mta-process';
 import { findEvent, startMta } from '../helpers/mta-process';
 import { SmtpClient } from '../helpers/smtp-client';
+import { processDatabase } from '../helpers/test-db';
 
 const HOSTNAME = 'mx.test.example';
 const MAX_BYTES = 123_456;
@@ -48,9 +48,7 @@ describe('mta process', () => {
     dns.set('1.0.0.127.in-addr.arpa', 'PTR', ['client.test.example']);
     env = await mtaEnv(dns);
     // An empty, migrated database: no receiving domain (mailroom-rcpt answers 451 without one).
-    const db = openDb({ file: path.join(env.DATA_DIR!, 'mail.db') });
-    await migrate(db);
-    await db.destroy();
+    Object.assign(env, (await processDatabase(env.DATA_DIR!, { migrated: true })).env);
     mta = await startMta(env);
     const connected = await SmtpClient.connect(Number(env.SMTP_PORT));
     client = connected.client;

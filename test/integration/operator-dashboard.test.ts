@@ -2,10 +2,9 @@
 // `ctl accounts grant-operator` makes an operator, /v1/auth/me says so, /v1/operator/…
 // answers operators' sessions only, and the actions are audited under the acting user.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import { idTimeFloor } from '../../src/modules/retention/id-time-floor';
 import { sortableId } from '../../src/shared/ids';
 import type { Appliance } from '../helpers/appliance';
@@ -49,7 +48,7 @@ describe('operator role and /v1/operator endpoints', () => {
 
   before(async () => {
     app = await startAppliance({ processes: ['api'] });
-    db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    db = openApplianceDb(app);
     const a = await app.api.register(`operator-${Date.now()}@example.com`);
     const key = await app.api.post<{ token: string }>('/v1/api-keys', {
       token: a.token,

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
@@ -48,7 +47,7 @@ describe('GET /v1/stats/*', () => {
       },
     });
     // Fixtures for statuses the api alone never reaches, written as the worker would leave them.
-    db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    db = openApplianceDb(app);
   });
   after(async () => {
     await db.destroy();

@@ -8,8 +8,7 @@ import type { DNSResolver } from 'mailauth';
 import { authenticate } from 'mailauth';
 import nodemailer from 'nodemailer';
 import net from 'node:net';
-import path from 'node:path';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
 import { applianceVerp } from '../helpers/appliance-verp';
 import { startAppliance } from '../helpers/appliance';
@@ -228,7 +227,7 @@ describe('SMTP submission', () => {
       }),
       (err: SmtpError) => err.responseCode === 535,
     );
-    const db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    const db = openApplianceDb(app);
     try {
       const audited = await db
         .selectFrom('audit_log')
@@ -268,7 +267,7 @@ describe('SMTP submission', () => {
   });
 
   it('refuses AUTH for a suspended account', async () => {
-    const db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    const db = openApplianceDb(app);
     try {
       await db.updateTable('users').set({ status: 'SUSPENDED' }).execute();
     } finally {

@@ -4,8 +4,7 @@
 // while a live send beside it reaches them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig, sqlitePath } from '../../src/config';
-import { openDb } from '../../src/db/connect';
+import { loadConfig } from '../../src/config';
 import { runRetention } from '../../src/modules/retention/retention.jobs';
 import type { Appliance } from '../helpers/appliance';
 import type { SendingAppliance } from '../helpers/sending-appliance';
@@ -17,6 +16,7 @@ import type { Receiver } from '../helpers/webhook-receiver';
 import { startReceiver } from '../helpers/webhook-receiver';
 import type { WebhookWorker } from '../helpers/webhook-worker';
 import { startWebhookWorker } from '../helpers/webhook-worker';
+import { openTestDatabase } from '../helpers/open-database';
 
 const DOMAIN = 'trial.example.com';
 const DAY_MS = 86_400_000;
@@ -310,7 +310,7 @@ describe('test-mode keys: captured, never delivered (SMTP sink as relay)', () =>
     assert.equal(sent.status, 202, sent.text);
     await waitForStatus(app, testKey, sent.body.id, 'delivered');
     const { config } = loadConfig({ ...app.env, CAPTURE_RETENTION_DAYS: '3' });
-    const db = openDb({ file: sqlitePath(config) });
+    const db = openTestDatabase(config.databaseUrl);
     try {
       const run = (days: number) =>
         runRetention({ db, config, now: new Date(Date.now() + days * DAY_MS), pauseMs: 0 });

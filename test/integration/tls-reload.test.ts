@@ -12,7 +12,6 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { migrate, openDb } from '../../src/db/connect';
 import { SmtpReplyReader } from '../../src/mta/smtp-reply-reader';
 import type { SmtpReply } from '../../src/mta/smtp-reply-reader';
 import type { FakeDns } from '../helpers/dns-server';
@@ -20,6 +19,7 @@ import { startDnsServer } from '../helpers/dns-server';
 import { freePorts } from '../helpers/free-port';
 import type { MtaProcess } from '../helpers/mta-process';
 import { startMta } from '../helpers/mta-process';
+import { processDatabase } from '../helpers/test-db';
 import { makeSelfSignedCert } from '../helpers/tls-cert';
 
 const HOSTNAME = 'mx.reload.test';
@@ -214,12 +214,11 @@ describe(
       const [smtp, inject, submission, smtps] = (await freePorts(4)) as [number, number, number, number];
       ports = { smtp, submission, smtps };
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-mta-'));
-      const db = openDb({ file: path.join(dataDir, 'mail.db') });
-      await migrate(db);
-      await db.destroy();
+      const databaseEnv = (await processDatabase(dataDir, { migrated: true })).env;
       mta = await startMta({
         PATH: process.env.PATH ?? '',
         DATA_DIR: dataDir,
+        ...databaseEnv,
         SMTP_PORT: String(smtp),
         MTA_INJECT_PORT: String(inject),
         SUBMISSION_PORT: String(submission),

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openDb } from '../../src/db/connect';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
+import { openApplianceDb } from '../helpers/open-database';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown> };
@@ -82,7 +82,19 @@ describe('/v1/webhooks: endpoints, secrets and isolation', () => {
     );
     assert.ok(!list.text.includes(secret) && !one.text.includes(secret));
 
-    // Sealed at rest: the clear secret is in no database file (WAL included) and in no log line.
+    // Sealed at rest: the clear secret is in no column, no SQLite file (WAL included; on
+    // PostgreSQL those files do not exist) and in no log line.
+    const appDb = openApplianceDb(app);
+    const rows = await appDb
+      .selectFrom('webhooks')
+      .selectAll()
+      .execute()
+      .finally(() => appDb.destroy());
+    assert.equal(
+      JSON.stringify(rows).includes(secret.slice('whsec_'.length)),
+      false,
+      'a column holds the secret',
+    );
     const db = path.join(app.dataDir, 'mail.db');
     for (const file of [db, `${db}-wal`]) {
       if (!fs.existsSync(file)) continue;
@@ -143,8 +155,7 @@ describe('/v1/webhooks: endpoints, secrets and isolation', () => {
     assert.equal(patched.body.enabled, false);
     assert.equal(patched.body.disabledReason, 'manual');
 
-    const file = path.join(app.dataDir, 'mail.db');
-    const db = openDb({ file });
+    const db = openApplianceDb(app);
     try {
       await db
         .updateTable('webhooks')

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import { waitUntil } from '../helpers/wait-until';
@@ -56,7 +56,7 @@ describe('webhook delivery across worker crashes', () => {
   before(async () => {
     app = await startAppliance({ processes: ['api'], env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
     ({ apiKey, userId } = await app.api.registerWithKey());
-    db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    db = openApplianceDb(app);
     receiver = await startReceiver();
     // Latency, so the worker's 8 slots stay busy through the burst and every kill lands mid-request.
     receiver.respond = () => ({ status: 200, delayMs: 50 + Math.floor(Math.random() * 100) });

@@ -2,10 +2,9 @@
 // event goes through the real outbox, delivery job and worker to a receiver, and shows in
 // the attempt log; an auto-disabled endpoint is re-enabled with its failure count reset.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import { waitUntil } from '../helpers/wait-until';
@@ -33,7 +32,7 @@ describe('webhook test event and re-enable', () => {
   before(async () => {
     receiver = await startReceiver();
     app = await startAppliance({ processes: ['api', 'worker'], env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-    db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    db = openApplianceDb(app);
     ({ token, apiKey } = await app.api.registerWithKey());
     const created = await app.api.post<WebhookBody>('/v1/webhooks', {
       token: apiKey,

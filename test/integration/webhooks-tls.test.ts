@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
@@ -87,7 +87,7 @@ describe(
         env: { WEBHOOK_ALLOW_PRIVATE: 'true', DNS_SERVERS: dns.address },
       });
       ({ apiKey, userId } = await app.api.registerWithKey());
-      db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+      db = openApplianceDb(app);
       // The test CA reaches the worker the way an operator's private CA would: NODE_EXTRA_CA_CERTS.
       worker = spawn(process.execPath, [WORKER_SCRIPT], {
         env: {

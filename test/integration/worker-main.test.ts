@@ -8,8 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { openDb } from '../../src/db/connect';
 import { queueDepths } from '../../src/jobs/queue-stats';
+import { openTestDatabase } from '../helpers/open-database';
+import { processDatabase } from '../helpers/test-db';
 
 const MAIN = path.join(__dirname, '../../src/worker/main.js');
 
@@ -67,8 +68,10 @@ void describe('worker process (dist/src/worker/main.js)', () => {
     { timeout: 30_000 },
     async () => {
       const port = await freePort();
+      const database = await processDatabase(dir);
       const w = startWorker({
         DATA_DIR: dir,
+        ...database.env,
         WORKER_PORT: String(port),
         BIND_ADDRESS: '127.0.0.1',
         LOG_LEVEL: 'info',
@@ -90,7 +93,7 @@ void describe('worker process (dist/src/worker/main.js)', () => {
         assert.ok(started, 'logged worker_started');
         assert.equal(started.process, 'worker');
 
-        const db = openDb({ file: path.join(dir, 'mail.db') });
+        const db = openTestDatabase(database.url);
         try {
           assert.equal((await queueDepths(db))['email-send'], 0, 'jobs table exists');
         } finally {

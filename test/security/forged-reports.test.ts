@@ -4,10 +4,9 @@
 // genuine report still works; one complaint cannot suspend a small sender; and ids made
 // in the same millisecond do not give each other away.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import nodemailer from 'nodemailer';
-import { openDb } from '../../src/db/connect';
+import { openApplianceDb } from '../helpers/open-database';
 import { sortableId } from '../../src/shared/ids';
 import type { Appliance } from '../helpers/appliance';
 import { applianceVerp } from '../helpers/appliance-verp';
@@ -85,7 +84,7 @@ describe('forged bounces and complaints (issue 17, finding 3)', () => {
   }
 
   async function processed(count: number): Promise<void> {
-    const db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    const db = openApplianceDb(app);
     try {
       await until(
         `${count} reports processed`,
@@ -219,7 +218,7 @@ describe('forged bounces and complaints (issue 17, finding 3)', () => {
     await toMx(applianceVerp(app, id, DOMAIN_C), arf);
     assert.equal((await view(c, id)).status, 'complained');
     // The evaluation is due at the end of the minute; bring it forward instead of waiting.
-    const db = openDb({ file: path.join(app.dataDir, 'mail.db') });
+    const db = openApplianceDb(app);
     const ofC = `%${c.userId}%`;
     let signals: string;
     try {

@@ -36,12 +36,12 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
 
 void describe('worker stall watchdog (issue 17 finding 2)', () => {
   let t: TestDb;
-  let file: string;
+  let url: string;
   let db: Db;
 
   before(async () => {
     t = await createTestDb();
-    ({ db, file } = t);
+    ({ db, url } = t);
     await sql.raw(CREATE_JOB_EFFECTS).execute(db);
   });
   after(async () => t.close());
@@ -50,7 +50,7 @@ void describe('worker stall watchdog (issue 17 finding 2)', () => {
     const child = spawn(process.execPath, [WORKER_SCRIPT], {
       env: {
         ...process.env,
-        JOB_DB_FILE: file,
+        JOB_DB_URL: url,
         // Long leases: the blocked job must end by the watchdog, not by lease expiry.
         JOB_LEASE_MS: '60000',
         JOB_CONCURRENCY: '4',

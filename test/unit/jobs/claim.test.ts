@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { Worker } from 'node:worker_threads';
 import { claim, LEASE_EXPIRED_ERROR } from '../../../src/jobs/claim';
 import { complete } from '../../../src/jobs/complete';
 import { enqueue } from '../../../src/jobs/enqueue';
-import type { ClaimerInput } from './concurrent-claimer';
+import { runClaimers } from './claimers';
 import type { TestDb } from '../../helpers/test-db';
 import { createTestDb } from '../../helpers/test-db';
 
@@ -161,26 +159,8 @@ void describe('claim', () => {
     await t.db.transaction().execute(async (trx) => {
       for (let i = 0; i < total; i++) await enqueue(trx, { queue: 'email-send', payload: { i } });
     });
-    const script = path.join(__dirname, 'concurrent-claimer.js');
-    const claimers = ['c1', 'c2', 'c3'].map((owner) => {
-      const input: ClaimerInput = { file: t.file, owner, batch: 3 };
-      const worker = new Worker(script, { workerData: input });
-      const ready = new Promise<void>((resolve) => worker.once('message', () => resolve()));
-      const result = ready.then(
-        () =>
-          new Promise<string[]>((resolve, reject) => {
-            worker.once('message', (m: { ids?: string[]; error?: string }) =>
-              m.ids ? resolve(m.ids) : reject(new Error(m.error)),
-            );
-            worker.once('error', reject);
-          }),
-      );
-      return { owner, worker, ready, result };
-    });
-    await Promise.all(claimers.map((c) => c.ready));
-    for (const c of claimers) c.worker.postMessage('go');
-    const results = await Promise.all(claimers.map((c) => c.result));
-    await Promise.all(claimers.map((c) => c.worker.terminate()));
+    const runs = await runClaimers(t.url, ['c1', 'c2', 'c3'], 3);
+    const results = runs.map((r) => r.ids);
 
     const all = results.flat();
     assert.equal(all.length, total, 'every job claimed exactly once');
@@ -190,7 +170,7 @@ void describe('claim', () => {
       `claimers overlapped (${results.map((r) => r.length).join('/')})`,
     );
     const rows = await t.db.selectFrom('jobs').select(['id', 'lease_owner', 'attempts', 'state']).execute();
-    const ownerOf = new Map(claimers.flatMap((c, i) => results[i]!.map((id) => [id, c.owner] as const)));
+    const ownerOf = new Map(runs.flatMap((r) => r.ids.map((id) => [id, r.owner] as const)));
     for (const row of rows) {
       assert.equal(row.state, 'running');
       assert.equal(row.attempts, 1);

@@ -1,18 +1,20 @@
 // Runs in a worker thread: a second claimer with its own connection, as another
 // worker process would be. (In one thread, a second better-sqlite3 connection
 // waiting on BEGIN IMMEDIATE would block the very event loop holding the lock.)
+// Either backend: on PostgreSQL it is a pool of its own.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDb } from '../../../src/db/connect';
 import { claim } from '../../../src/jobs/claim';
+import { openTestDatabase } from '../../helpers/open-database';
 
 export interface ClaimerInput {
-  readonly file: string;
+  /** DATABASE_URL of the test database. */
+  readonly url: string;
   readonly owner: string;
   readonly batch: number;
 }
 
 async function run(input: ClaimerInput, start: Promise<void>): Promise<string[]> {
-  const db = openDb({ file: input.file });
+  const db = openTestDatabase(input.url);
   const ids: string[] = [];
   await start;
   try {

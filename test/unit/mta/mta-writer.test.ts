@@ -31,15 +31,21 @@ describe('the mta writer thread (units mta.delivery-reports and mta.intake, real
   });
   after(() => t.close());
 
-  /** The thread on `file` (default: the test database), as mta-runtime starts it. */
-  const writer = (file = t.file, idleMs?: number) =>
+  /** The thread on `url` (default: the test database), as mta-runtime starts it. */
+  const writer = (url = t.url, idleMs?: number) =>
     startMtaWriter(
       {
-        url: file,
-        config: { ...parseConfig({ DATA_DIR: path.dirname(t.file) }), secretKey: 'k'.repeat(32) },
+        url,
+        config: { ...parseConfig({ DATA_DIR: t.dataDir, DATABASE_URL: t.url }), secretKey: 'k'.repeat(32) },
       },
       { idleMs },
     );
+  /** A database that cannot open, on either backend: a SQLite file below a regular file. */
+  const unopenable = async (): Promise<string> => {
+    const blocker = path.join(t.dataDir, 'a-file');
+    await fs.writeFile(blocker, '');
+    return `sqlite:${path.join(blocker, 'not-a-dir', 'mail.db')}`;
+  };
 
   it('resolves once the jobs are committed, as seen from another connection', async () => {
     const thread = writer();
@@ -62,7 +68,7 @@ describe('the mta writer thread (units mta.delivery-reports and mta.intake, real
   });
 
   it('a write that fails rejects its caller, and a thread that cannot start fails every caller', async () => {
-    const broken = writer(path.join(t.file, 'not-a-dir', 'mail.db'));
+    const broken = writer(await unopenable());
     try {
       await assert.rejects(broken.deliveryReports([base]));
     } finally {
@@ -128,8 +134,8 @@ describe('the mta writer thread (units mta.delivery-reports and mta.intake, real
   });
 
   it('acceptInbound through a thread that cannot write: rejects and leaves no raw file', async () => {
-    const dataDir = await fs.mkdtemp(path.join(path.dirname(t.file), 'data-'));
-    const broken = writer(path.join(t.file, 'not-a-dir', 'mail.db'));
+    const dataDir = await fs.mkdtemp(path.join(t.dataDir, 'data-'));
+    const broken = writer(await unopenable());
     const recipients: RoutedRecipient[] = [
       {
         address: 'x@in.example.test',
@@ -155,7 +161,7 @@ describe('the mta writer thread (units mta.delivery-reports and mta.intake, real
   });
 
   it('ends its thread when idle and starts a new one for the next report', async () => {
-    const thread = writer(t.file, 100);
+    const thread = writer(t.url, 100);
     try {
       assert.equal(thread.running, false);
       assert.equal(await thread.deliveryReports([{ ...base, recipient: 'idle-1@dest.test' }]), 1);

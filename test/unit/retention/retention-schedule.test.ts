@@ -50,7 +50,7 @@ describe('retention schedule (real database)', () => {
   });
 
   it("the worker's seedSchedules enqueues it and the worker has a handler for its queue", async () => {
-    const { config } = loadConfig({ DATA_DIR: t.file.replace(/mail\.db$/, ''), SECRET_KEY: 'x'.repeat(40) });
+    const { config } = loadConfig({ DATA_DIR: t.dataDir, DATABASE_URL: t.url, SECRET_KEY: 'x'.repeat(40) });
     await seedSchedules({ db, config });
     await seedSchedules({ db, config });
     assert.equal((await retentionJobs()).length, 1);
@@ -62,7 +62,7 @@ describe('retention schedule (real database)', () => {
     const handler = createRetentionHandler({
       db,
       config: {
-        dataDir: t.file.replace(/mail\.db$/, ''),
+        dataDir: t.dataDir,
         retentionSucceededJobsDays: 7,
         retentionFailedJobsDays: 30,
         retentionWebhookEventsDays: 7,
