@@ -10,6 +10,8 @@ export interface BootResult {
   readonly logLevel: string;
   readonly shutdownTimeoutMs: number;
   readonly dataDir: string;
+  /** NODE_NAME, for the supervisor's log lines. */
+  readonly nodeName: string;
   /** Settings chosen at start, for every child's environment (MTA_INJECT_PORT when it is 0). */
   readonly childEnv: Readonly<Record<string, string>>;
 }
@@ -23,7 +25,7 @@ export interface BootResult {
  */
 async function boot(): Promise<void> {
   const { config, secret } = loadConfig();
-  const log = createLogger({ level: config.logLevel, process: 'supervisor' });
+  const log = createLogger({ level: config.logLevel, process: 'supervisor', node: config.nodeName });
   if (secret.generated) {
     log.warn(
       { event: 'secret_key_generated', file: `${config.dataDir}/secret.key` },
@@ -66,6 +68,7 @@ async function boot(): Promise<void> {
     logLevel: config.logLevel,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     dataDir: config.dataDir,
+    nodeName: config.nodeName,
     childEnv,
   };
   if (typeof process.send === 'function') {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { BootResult } from './boot';
 import { childEnvironment } from './config/child-env';
+import { NODE_ROLES_ENV } from './config/process-env';
 import type { ProcessName } from './supervisor';
 import { restrictNewFiles } from './shared/private-files';
 import { PROCESS_NAMES, Supervisor, lineLogger } from './supervisor';
@@ -40,13 +41,14 @@ function runBoot(): Promise<BootResult> {
 async function main(): Promise<void> {
   const names = selectedProcesses(process.argv.slice(2));
   const settings = await runBoot();
-  const log = lineLogger({ level: settings.logLevel, process: 'supervisor' });
+  const log = lineLogger({ level: settings.logLevel, process: 'supervisor', node: settings.nodeName });
 
   const supervisor = new Supervisor({
     names,
     log,
     shutdownTimeoutMs: settings.shutdownTimeoutMs,
-    env: childEnvironment(settings.childEnv),
+    // The children learn the node's roles from the selection (the worker claims sends only beside an mta).
+    env: childEnvironment({ ...settings.childEnv, [NODE_ROLES_ENV]: names.join(',') }),
     // A child that cannot start stops the appliance with its code (71: a listener could not bind).
     onGiveUp: (code) => {
       log.info({ event: 'supervisor_stopped', code }, 'stopped');

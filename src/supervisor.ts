@@ -64,7 +64,7 @@ const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
  * `process`, `pid`, the fields, `msg`), without pino: the supervisor's fields
  * are fixed (names, pids, exit codes), nothing there needs redacting.
  */
-export function lineLogger(options: { level: string; process: string }): SupervisorLog {
+export function lineLogger(options: { level: string; process: string; node?: string }): SupervisorLog {
   const min =
     options.level === 'silent' ? Infinity : LEVELS.indexOf(options.level as (typeof LEVELS)[number]);
   const at =
@@ -75,6 +75,7 @@ export function lineLogger(options: { level: string; process: string }): Supervi
         level,
         time: new Date().toISOString(),
         process: options.process,
+        ...(options.node === undefined ? {} : { node: options.node }),
         pid: process.pid,
         ...fields,
         msg,

@@ -47,6 +47,28 @@ function ipOf(version: 4 | 6): Parser<string> {
   };
 }
 
+const NODE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+/** NODE_NAME: short and safe in a log field, a Prometheus label and a timeline entry. */
+const nodeNameParser: Parser<string> = (raw) => {
+  const v = raw.trim();
+  if (!NODE_NAME.test(v)) {
+    throw new ConfigValueError(
+      `expected 1-63 letters, digits, ".", "_" or "-" starting with a letter or digit, got "${raw}"`,
+    );
+  }
+  return v;
+};
+
+/** The host name made a valid NODE_NAME, so the default never fails validation. */
+export function defaultNodeName(host: string): string {
+  const name = host
+    .replace(/[^A-Za-z0-9._-]/g, '-')
+    .replace(/^[._-]+/, '')
+    .slice(0, 63);
+  return name === '' ? 'node' : name;
+}
+
 /** Reads an already-resolved raw value of an earlier key (for derived defaults). */
 export type RawLookup = (env: string) => string | undefined;
 
@@ -417,6 +439,19 @@ export const configTable = {
     int(1, 365),
     '7',
     'Days the built-in capture keeps the signed copy of test-mode mail (`re_test_` keys, issue 21); the message record and its events stay, its capture then shows `pruned`. Always bounded: captured mail is for trying things out.',
+  ),
+  nodeName: key(
+    'NODE_NAME',
+    nodeNameParser,
+    () => defaultNodeName(os.hostname()),
+    "This node's name in a cluster (issue 23): a base field of every log line, the `node` label on `/metrics`, and `events[].node` on an email's timeline (whose MTA took and delivered it). Letters, digits, `.`, `_`, `-`; at most 63. Must differ between the nodes sharing one DATABASE_URL: a node's heartbeat and the MTA queue it holds are known by this name.",
+    'the OS host name (characters outside the allowed set become `-`)',
+  ),
+  nodeDeadAfterS: key(
+    'NODE_DEAD_AFTER_S',
+    int(30, 604_800),
+    '600',
+    "Seconds without a heartbeat after which a node counts as gone: the cluster sweep hands the emails its MTA accepted and has not finished (`sent`, `deferred`) back to the queue, and a node with an MTA delivers them again (at least once: a node that comes back later may deliver its own queue too; see docs/scaling.md). Nodes heartbeat every few seconds; keep this well above a restart's length.",
   ),
   shutdownTimeoutMs: key(
     'SHUTDOWN_TIMEOUT_MS',

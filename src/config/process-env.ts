@@ -18,3 +18,24 @@ export function invokingUser(): string | undefined {
 export function inheritedEnv(): NodeJS.ProcessEnv {
   return process.env;
 }
+
+/** The processes a node runs (`node dist/src/main.js api,worker`), in the order named. */
+export type NodeRole = 'api' | 'worker' | 'mta';
+
+const ROLES: readonly NodeRole[] = ['api', 'worker', 'mta'];
+
+/**
+ * Set by the supervisor (src/main.ts) for its children from its command line: which
+ * processes run on this node. Not a setting: the command line is the selection. A
+ * process started without the supervisor (tests, a hand-run worker) counts as a node
+ * running all three, as `npm start` does.
+ */
+export const NODE_ROLES_ENV = 'MAILROOM_NODE_ROLES';
+
+export function nodeRoles(): readonly NodeRole[] {
+  const raw = process.env[NODE_ROLES_ENV];
+  if (raw === undefined || raw.trim() === '') return ROLES;
+  const named = new Set(raw.split(',').map((r) => r.trim()));
+  const roles = ROLES.filter((r) => named.has(r));
+  return roles.length > 0 ? roles : ROLES;
+}

@@ -176,6 +176,8 @@ export interface EmailsTable {
   mode: Generated<SendMode>;
   /** 1: test mail sent from a domain not yet verified (allowed for test keys only). */
   unverified_domain: Generated<number>;
+  /** NODE_NAME of the node whose MTA took the current hand-off (migration 020); null before it. */
+  mta_node: Generated<string | null>;
 }
 
 /** `live` mail leaves the appliance; `test` mail ends in the built-in capture (issue 21). */
@@ -216,6 +218,8 @@ export interface EmailEventsTable {
   created_at: string;
   /** Delivery attempts only: `TLSv1.3 TLS_AES_256_GCM_SHA384`, or `plaintext` (migration 019). */
   tls: string | null;
+  /** NODE_NAME of the node that wrote the entry (migration 020); null where no node is recorded. */
+  node: string | null;
 }
 
 export interface EmailAttachmentsTable {
@@ -381,6 +385,16 @@ export interface AccountBrandingTable {
   updated_at: string;
 }
 
+/** One node of a cluster (migration 020), heartbeated by each of its processes. */
+export interface NodesTable {
+  /** NODE_NAME. */
+  name: string;
+  /** Comma-separated processes it runs: `api,worker,mta`. */
+  roles: string;
+  started_at: string;
+  last_seen_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -390,6 +404,7 @@ export interface Database {
   emails: EmailsTable;
   email_recipients: EmailRecipientsTable;
   email_events: EmailEventsTable;
+  nodes: NodesTable;
   email_attachments: EmailAttachmentsTable;
   email_raw_messages: EmailRawMessagesTable;
   quota_ledger: QuotaLedgerTable;

@@ -80,7 +80,7 @@ export function serveWriterUnits<M extends UnitMap>(
     db,
     writes: new WriteBatcher(db, { savepointsOnFailure: options.savepointsOnFailure ?? false }),
     config: data.config,
-    logger: createLogger({ level: data.config.logLevel, process: data.process }),
+    logger: createLogger({ level: data.config.logLevel, process: data.process, node: data.config.nodeName }),
   };
   const byName = new Map<string, (ctx: WriterContext, request: unknown) => Promise<unknown>>(
     Object.entries(units),

@@ -1,10 +1,11 @@
 import http from 'node:http';
-import { loadConfig } from '../config';
+import { loadConfig, nodeRoles } from '../config';
 import { migrate, openDatabase } from '../db/connect';
 import { SessionSigner } from '../modules/accounts/sessions';
 import { exitOnFatal } from '../shared/fatal';
 import { collectWhenIdle } from '../shared/idle-gc';
 import { createLogger } from '../shared/logger';
+import { startHeartbeat } from '../modules/nodes/heartbeat';
 import { listenFailure } from '../shared/listen-failure';
 import { createApp } from './app';
 import { startApiWriter } from './api-writer';
@@ -15,12 +16,13 @@ import { reportReady } from '../shared/process-ready';
 /** The api process: `node dist/src/http/main.js`. */
 async function main(): Promise<void> {
   const { config } = loadConfig();
-  const log = createLogger({ level: config.logLevel, process: 'api' });
+  const log = createLogger({ level: config.logLevel, process: 'api', node: config.nodeName });
   const db = openDatabase(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     applicationName: 'mailroom-api',
   });
   await migrate(db);
+  const heartbeat = await startHeartbeat({ db, node: config.nodeName, roles: nodeRoles(), logger: log });
   const writer = startApiWriter(config, {
     onFatal: (err) => {
       log.fatal({ event: 'api_writer_thread_failed', err }, 'the writer thread failed');
@@ -52,6 +54,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ event: 'api_stopping', signal }, 'api stopping');
     api.close();
+    heartbeat.stop();
     // Stop accepting, let in-flight requests finish, then close idle keep-alive sockets.
     server.close(() => {
       void writer

@@ -1,8 +1,10 @@
 import type Koa from 'koa';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { nodeRoles } from '../config';
 import { oldestQueuedAgeMs, queueDepths } from '../jobs/queue-stats';
 import { QUEUES } from '../jobs/queues';
 import { gaugeValues, readSnapshot } from '../mta/destination-metrics';
+import { listNodes } from '../modules/nodes/nodes.repository';
 import { STATUSES } from '../modules/stats/stats-overview';
 import { emailsCreatedSince } from '../modules/stats/stats.repository';
 import { countFailedAttemptsSince } from '../modules/webhooks/webhooks.repository';
@@ -40,12 +42,35 @@ export function routeLabel(ctx: Koa.Context): string {
 /**
  * The api process's Prometheus registry (spec: Health and operations). Gauges read
  * the database when scraped, so a scrape sees the whole appliance (every process
- * writes the same database); the histogram and process metrics are this process's.
+ * writes the same database); the histogram and process metrics are this process's,
+ * labelled with its node (NODE_NAME, issue 23): in a cluster each api node is scraped.
  */
 export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'sessions'>): ApiMetrics {
   const { db } = deps;
+  const node = deps.config.nodeName;
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics({ register: registry, labels: { node } });
+
+  const nodeInfo = new Gauge({
+    name: 'mailroom_node_info',
+    help: 'Always 1: the node this api runs on (NODE_NAME) and the processes it runs.',
+    labelNames: ['node', 'roles'],
+    registers: [registry],
+  });
+  nodeInfo.set({ node, roles: nodeRoles().join(',') }, 1);
+  const heartbeatAge = new Gauge({
+    name: 'mail_node_heartbeat_age_seconds',
+    help: 'Seconds since each node of the cluster last heartbeated; past NODE_DEAD_AFTER_S its undelivered mail is handed back.',
+    labelNames: ['node'],
+    registers: [registry],
+    async collect() {
+      const now = Date.now();
+      heartbeatAge.reset();
+      for (const n of await listNodes(db)) {
+        heartbeatAge.set({ node: n.name }, Math.max(0, (now - Date.parse(n.last_seen_at)) / 1000));
+      }
+    },
+  });
 
   const depth = new Gauge({
     name: 'mail_queue_depth',
@@ -90,9 +115,10 @@ export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'sessions'>)
   const uptime = new Gauge({
     name: 'mail_api_uptime_seconds',
     help: 'Seconds since the api process started.',
+    labelNames: ['node'],
     registers: [registry],
     collect() {
-      uptime.set(process.uptime());
+      uptime.set({ node }, process.uptime());
     },
   });
   // Per-destination pacing (issue 22 item 2): the mta's snapshot in DATA_DIR, read at scrape time.
@@ -138,7 +164,7 @@ export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'sessions'>)
   const duration = new Histogram({
     name: 'mail_http_request_duration_seconds',
     help: 'HTTP request duration by method, route template and status class.',
-    labelNames: ['method', 'route', 'status_class'],
+    labelNames: ['node', 'method', 'route', 'status_class'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
@@ -149,6 +175,7 @@ export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'sessions'>)
       await next();
     } finally {
       end({
+        node,
         method: METHODS.has(ctx.method) ? ctx.method : 'OTHER',
         route: routeLabel(ctx),
         status_class: `${Math.floor(ctx.status / 100)}xx`,

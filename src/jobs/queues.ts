@@ -13,6 +13,7 @@ export const QUEUES = [
   'dns-recheck',
   'abuse-evaluation',
   'retention',
+  'node-sweep',
 ] as const;
 
 export type QueueName = (typeof QUEUES)[number];

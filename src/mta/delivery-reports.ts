@@ -76,14 +76,21 @@ export type DeliveryReportsRecorder = (payloads: readonly MtaOutcomePayload[]) =
  * hook's reports applied, or left to `mta-outcome` jobs (applyOrEnqueueOutcomes),
  * all or none, in a unit of the group commit `writes`: the reports of hooks that
  * fire while a commit is in flight (Haraka delivers many messages at once) share
- * the next commit. The hook is answered only after that commit returned; what was
+ * the next commit. Each report is stamped with the node's name. The hook is answered only after that commit returned; what was
  * applied is then logged (`email_delivered` …) as the worker's handler would.
  */
 export async function recordDeliveryReports(
-  deps: { readonly writes: Pick<WriteBatcher, 'run'>; readonly logger: Logger },
-  payloads: readonly MtaOutcomePayload[],
+  deps: {
+    readonly writes: Pick<WriteBatcher, 'run'>;
+    readonly logger: Logger;
+    /** NODE_NAME: the timeline shows which node's MTA reported, also when a job applies it later. */
+    readonly node?: string | undefined;
+  },
+  reports: readonly MtaOutcomePayload[],
 ): Promise<number> {
-  if (payloads.length === 0) return 0;
+  if (reports.length === 0) return 0;
+  const node = deps.node;
+  const payloads = node === undefined ? reports : reports.map((p) => ({ ...p, node }));
   const dispositions = await deps.writes.run((trx) => applyOrEnqueueOutcomes(trx, payloads));
   for (const d of dispositions) if ('applied' in d) logApplied(deps.logger, d.payload, d.applied);
   return createdCount(dispositions);

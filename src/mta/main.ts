@@ -1,11 +1,13 @@
 // Must stay the first import: sets UV_THREADPOOL_SIZE before libuv's pool starts.
 import './threadpool';
-import { loadConfig } from '../config';
+import { loadConfig, nodeRoles } from '../config';
 import { exitOnFatal } from '../shared/fatal';
 import { collectWhenIdle } from '../shared/idle-gc';
 import { createLogger } from '../shared/logger';
 import { runHarakaInProcess, waitForGreeting } from './haraka-process';
-import { closeMtaRuntime } from './mta-runtime';
+import { closeMtaRuntime, mtaDb } from './mta-runtime';
+import type { RunningHeartbeat } from '../modules/nodes/heartbeat';
+import { startHeartbeat } from '../modules/nodes/heartbeat';
 import { mtaListeners } from './listeners';
 import { checkListeners } from '../shared/listen-failure';
 import { renderMtaConfig } from './render-config';
@@ -24,7 +26,7 @@ const READY_TIMEOUT_MS = 30_000;
  */
 async function main(): Promise<void> {
   const { config } = loadConfig();
-  const logger = createLogger({ level: config.logLevel, process: 'mta' });
+  const logger = createLogger({ level: config.logLevel, process: 'mta', node: config.nodeName });
   // Haraka answers a port in use with a stack trace and exit -1, which the supervisor
   // would restart forever: bind each listener first and exit 71 with one line naming
   // the setting (issue 21 item 3). A port taken in the moment between is still
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
 
   let stopping = false;
   let failed = false;
+  let heartbeat: RunningHeartbeat | undefined;
   process.on('exit', (code) => {
     if (stopping && !failed) logger.info({ event: 'mta_stopped', code }, 'Haraka stopped');
     else logger.error({ event: 'mta_exited', code }, 'Haraka exited unexpectedly');
@@ -71,6 +74,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ event: 'mta_stopping', reason }, 'stopping Haraka');
+    heartbeat?.stop();
     // Haraka's graceful stop ends when its event loop drains (sessions and
     // deliveries done): only then are the database connections closed.
     process.once('beforeExit', () => {
@@ -87,6 +91,12 @@ async function main(): Promise<void> {
   const ready = await waitForGreeting('127.0.0.1', config.injectPort, READY_TIMEOUT_MS, never);
   if (ready.ok) {
     logger.info({ event: 'mta_ready', banner: ready.banner }, 'MTA accepting connections');
+    // The node's liveness: an MTA-only node has no other process to heartbeat for its queue.
+    startHeartbeat({ db: mtaDb(), node: config.nodeName, roles: nodeRoles(), logger }).then(
+      (h) => (stopping ? h.stop() : (heartbeat = h)),
+      (err: unknown) =>
+        logger.error({ event: 'node_heartbeat_failed', err }, 'the node heartbeat did not start'),
+    );
     // Under the supervisor: it starts the api and worker on this (src/supervisor.ts).
     // The channel stays open: plugins/mailroom-process exits when it closes (the
     // supervisor died), so an orphaned MTA never keeps the SMTP ports.

@@ -25,6 +25,9 @@ export type MtaWriterUnits = {
 serveWriterUnits<MtaWriterUnits>({
   // Reports applied here are logged like the worker's (`email_delivered` …), as the mta.
   'mta.delivery-reports': (ctx, payloads) =>
-    recordDeliveryReports({ writes: ctx.writes, logger: ctx.logger.child({ module: 'emails' }) }, payloads),
+    recordDeliveryReports(
+      { writes: ctx.writes, logger: ctx.logger.child({ module: 'emails' }), node: ctx.config.nodeName },
+      payloads,
+    ),
   'mta.intake': (ctx, jobs) => ctx.writes.run((trx) => enqueueIntakeJobs(trx, jobs)),
 });

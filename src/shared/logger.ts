@@ -76,18 +76,25 @@ export type Logger = pino.Logger;
 export interface LoggerOptions {
   readonly level?: string;
   readonly process?: string;
+  /** NODE_NAME: which node of a cluster wrote the line (issue 23). */
+  readonly node?: string;
   readonly destination?: pino.DestinationStream;
 }
 
 /**
  * JSON lines on stdout. Every call site passes an object with a stable `event`
- * field; `process` names the child process (api, worker, mta, supervisor).
+ * field; `process` names the child process (api, worker, mta, supervisor), `node`
+ * the node of a cluster it runs on (NODE_NAME).
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     {
       level: options.level ?? 'info',
-      base: { process: options.process ?? 'main', pid: process.pid },
+      base: {
+        process: options.process ?? 'main',
+        ...(options.node === undefined ? {} : { node: options.node }),
+        pid: process.pid,
+      },
       timestamp: pino.stdTimeFunctions.isoTime,
       messageKey: 'msg',
       formatters: {

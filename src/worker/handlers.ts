@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AppConfig } from '../config';
+import type { AppConfig, NodeRole } from '../config';
 import type { Database } from '../db/schema';
 import { WriteBatcher } from '../db/write-batcher';
 import { createGovernanceHandlers, seedGovernanceSchedules } from '../modules/abuse/abuse.jobs';
@@ -8,6 +8,7 @@ import { createDnsRecheckHandler, scheduleDnsRecheck } from '../modules/domains/
 import { createMtaOutcomeHandler } from '../modules/delivery/outcome-job';
 import { createEmailSendHandler, createStagedSendHandler } from '../modules/delivery/send-job';
 import { createInboundHandler } from '../modules/inbound/inbound.job';
+import { createNodeSweepHandler, scheduleNodeSweep } from '../modules/nodes/nodes.jobs';
 import { createRetentionHandler, seedRetentionSchedule } from '../modules/retention/retention.jobs';
 import { createWebhookHandlers, seedWebhookSchedules } from '../modules/webhooks/webhooks.jobs';
 import type { HandlerRegistry } from '../jobs/job-handler';
@@ -22,19 +23,29 @@ export interface HandlerDeps {
    * over `db`.
    */
   readonly writes?: WriteBatcher | undefined;
+  /** The node's processes (MAILROOM_NODE_ROLES); default all three. */
+  readonly roles?: readonly NodeRole[] | undefined;
 }
 
 /**
  * The worker's handler per queue. Each issue that introduces a queue's work adds
  * its entry here; a queue without a handler is not claimed (its jobs wait).
+ * Sends are claimed only on a node that runs an mta: the worker hands mail to the
+ * MTA on its own host's loopback (MTA_INJECT_PORT), and the message then belongs
+ * to that node's queue (docs/scaling.md, roles). Everything else runs anywhere.
  */
 export function createHandlers(deps: HandlerDeps): HandlerRegistry {
   const hot = { ...deps, writes: deps.writes ?? new WriteBatcher(deps.db) };
   const send = { ...hot, sign: createCaptureSigner({ db: deps.db, secretKey: deps.config.secretKey }) };
+  const sends = (deps.roles ?? ['mta']).includes('mta')
+    ? {
+        'email-send': createEmailSendHandler(send),
+        'email-send:failed': createStagedSendHandler(send),
+      }
+    : {};
   return {
     'dns-recheck': createDnsRecheckHandler(deps),
-    'email-send': createEmailSendHandler(send),
-    'email-send:failed': createStagedSendHandler(send),
+    ...sends,
     'mta-outcome': createMtaOutcomeHandler(hot),
     'bounce-processing': createBounceHandler(deps),
     // Bounded by count and bytes inside (each run holds its whole message while parsing);
@@ -43,6 +54,7 @@ export function createHandlers(deps: HandlerDeps): HandlerRegistry {
     ...createWebhookHandlers(deps),
     ...createGovernanceHandlers(deps),
     retention: createRetentionHandler(deps),
+    'node-sweep': createNodeSweepHandler(deps),
   };
 }
 
@@ -55,4 +67,5 @@ export async function seedSchedules(deps: HandlerDeps): Promise<void> {
   await seedWebhookSchedules(deps.db);
   await seedGovernanceSchedules(deps.db, deps.config);
   await seedRetentionSchedule(deps.db);
+  await scheduleNodeSweep(deps.db, { slot: 'current' });
 }

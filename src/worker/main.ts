@@ -1,9 +1,10 @@
-import { loadConfig } from '../config';
+import { loadConfig, nodeRoles } from '../config';
 import { migrate, openDatabase } from '../db/connect';
 import { WriteBatcher } from '../db/write-batcher';
 import { exitOnFatal } from '../shared/fatal';
 import { collectWhenIdle } from '../shared/idle-gc';
 import { createLogger } from '../shared/logger';
+import { startHeartbeat } from '../modules/nodes/heartbeat';
 import { createHandlers, seedSchedules } from './handlers';
 import { startWorker } from './start-worker';
 import { stopWhenParentGoes } from '../shared/parent-watch';
@@ -17,16 +18,19 @@ const FORCE_EXIT_MS = 9_000;
 
 async function main(): Promise<void> {
   const { config, secret } = loadConfig();
-  const logger = createLogger({ level: config.logLevel, process: 'worker' });
+  const logger = createLogger({ level: config.logLevel, process: 'worker', node: config.nodeName });
   if (secret.generated) logger.warn({ event: 'secret_key_generated', dataDir: config.dataDir });
   const db = openDatabase(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     applicationName: 'mailroom-worker',
   });
   await migrate(db);
+  const roles = nodeRoles();
+  // Before the first claim: this node's sweep must never find the node itself silent.
+  const heartbeat = await startHeartbeat({ db, node: config.nodeName, roles, logger });
   // One group commit for the handlers' writes and the runner's claims and settlements.
   const writes = new WriteBatcher(db);
-  const handlers = createHandlers({ db, config, writes });
+  const handlers = createHandlers({ db, config, writes, roles });
   const worker = await startWorker({
     config,
     db,
@@ -37,6 +41,7 @@ async function main(): Promise<void> {
       limitMs: config.workerStallLimitMs,
       url: config.databaseUrl,
       logLevel: config.logLevel,
+      node: config.nodeName,
     },
   });
   await seedSchedules({ db, config });
@@ -50,6 +55,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, FORCE_EXIT_MS).unref();
     try {
+      heartbeat.stop();
       const { abandoned } = await worker.stop(STOP_DEADLINE_MS);
       await db.destroy();
       logger.info({ event: 'worker_stopped', abandoned });

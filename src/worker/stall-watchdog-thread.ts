@@ -30,7 +30,9 @@ async function onStall(stalledMs: number): Promise<void> {
   const { fail } = require('../jobs/fail') as typeof JobsFail;
   const { createLogger } = require('../shared/logger') as typeof Logger;
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const log = createLogger({ level: data.logLevel, process: 'worker' }).child({ module: 'stall-watchdog' });
+  const log = createLogger({ level: data.logLevel, process: 'worker', node: data.node }).child({
+    module: 'stall-watchdog',
+  });
   const job = readBlamedJob(data.shared);
   const fields = { event: 'worker_stalled', jobId: job?.id ?? null, stalledMs: Math.round(stalledMs) };
   log.error(

@@ -18,6 +18,8 @@ export interface StallWatchdogOptions {
   /** DATABASE_URL; the thread opens its own connection, since the main thread cannot answer. */
   readonly url: string;
   readonly logLevel: string;
+  /** NODE_NAME, for its log line. */
+  readonly node?: string | undefined;
 }
 
 /** Data handed to stall-watchdog-thread.ts. */

@@ -24,6 +24,8 @@ function parse(text: string): Map<string, number> {
   return out;
 }
 
+const NODE = 'metrics-node-1';
+
 describe('GET /metrics', () => {
   let dns: FakeDns;
   let app: Appliance;
@@ -33,7 +35,7 @@ describe('GET /metrics', () => {
     dns = await startDnsServer();
     app = await startAppliance({
       processes: ['api'],
-      env: { DNS_SERVERS: dns.address, NEW_ACCOUNT_EMAILS_PER_HOUR: '100' },
+      env: { DNS_SERVERS: dns.address, NEW_ACCOUNT_EMAILS_PER_HOUR: '100', NODE_NAME: NODE },
     });
     db = openApplianceDb(app);
   });
@@ -130,8 +132,27 @@ describe('GET /metrics', () => {
     assert.equal(m.get('mail_emails_last_hour{status="queued"}'), 3);
     assert.equal(m.get('mail_emails_last_hour{status="delivered"}'), 0);
     assert.equal(m.get('mail_webhook_failures_last_hour'), 1);
-    assert.ok((m.get('mail_api_uptime_seconds') ?? 0) > 0);
-    assert.ok(m.has('process_resident_memory_bytes'));
+    assert.ok((m.get(`mail_api_uptime_seconds{node="${NODE}"}`) ?? 0) > 0);
+    assert.ok(m.has(`process_resident_memory_bytes{node="${NODE}"}`));
+  });
+
+  it('names the node (NODE_NAME) and its roles, and how long ago each node heartbeated', async () => {
+    const m = await scrape();
+    // Started as `main.js api`: this node runs the api only.
+    assert.equal(m.get(`mailroom_node_info{node="${NODE}",roles="api"}`), 1);
+    const age = m.get(`mail_node_heartbeat_age_seconds{node="${NODE}"}`);
+    assert.ok(age !== undefined && age >= 0 && age < 60, String(age));
+    await db
+      .insertInto('nodes')
+      .values({
+        name: 'gone-node',
+        roles: 'worker,mta',
+        started_at: '2026-01-01T00:00:00.000Z',
+        last_seen_at: new Date(Date.now() - 3_600_000).toISOString(),
+      })
+      .execute();
+    const gone = (await scrape()).get('mail_node_heartbeat_age_seconds{node="gone-node"}') ?? 0;
+    assert.ok(gone >= 3_599, String(gone));
   });
 
   it('times requests by method, route template and status class, never the raw path', async () => {
@@ -140,7 +161,8 @@ describe('GET /metrics', () => {
     await app.api.get('/v1/stats/overview');
     await app.api.get('/no/such/path/12345');
     const m = await scrape();
-    const count = (labels: string) => m.get(`mail_http_request_duration_seconds_count{${labels}}`) ?? 0;
+    const count = (labels: string) =>
+      m.get(`mail_http_request_duration_seconds_count{node="${NODE}",${labels}}`) ?? 0;
     assert.ok(count('method="GET",route="/v1/emails/:id",status_class="4xx"') >= 1);
     assert.ok(count('method="GET",route="/v1/stats/overview",status_class="4xx"') >= 1);
     assert.ok(count('method="POST",route="/v1/emails",status_class="2xx"') >= 3);

@@ -145,6 +145,8 @@ export interface EmailEvent {
   readonly createdAt: string;
   /** Delivery attempts: TLS version and cipher of the session with the MX, or "plaintext". */
   readonly tls?: string | null;
+  /** The appliance node that wrote the entry (issue 23). */
+  readonly node?: string | null;
 }
 
 export interface Delivery {

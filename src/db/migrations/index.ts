@@ -18,6 +18,7 @@ import * as m016 from './016-domain-unsubscribe-link';
 import * as m017 from './017-webhook-response-excerpt';
 import * as m018 from './018-domain-status-history';
 import * as m019 from './019-delivery-tls';
+import * as m020 from './020-nodes';
 import * as m022 from './022-jobs-postgres';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
@@ -41,5 +42,6 @@ export const migrations: Record<string, Migration> = {
   '017-webhook-response-excerpt': m017,
   '018-domain-status-history': m018,
   '019-delivery-tls': m019,
+  '020-nodes': m020,
   '022-jobs-postgres': m022,
 };

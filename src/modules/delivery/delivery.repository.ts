@@ -50,12 +50,15 @@ export interface EmailUpdate {
   readonly sentAt?: string | undefined;
   /** Written only while the message has none: the first delivery counts. */
   readonly deliveredAt?: string | undefined;
+  /** The node whose MTA holds the message now (migration 020); left as it is when undefined. */
+  readonly mtaNode?: string | null | undefined;
 }
 
 interface EmailUpdateShape {
   readonly smtpResponse: boolean;
   readonly sentAt: boolean;
   readonly deliveredAt: boolean;
+  readonly mtaNode: boolean;
   readonly expect: boolean;
 }
 
@@ -66,12 +69,13 @@ interface EmailUpdateValues {
   smtpResponse: string | null;
   sentAt: string;
   deliveredAt: string;
+  mtaNode: string | null;
   expectStatus: EmailStatus;
   expectAttempts: number;
 }
 
 const emailUpdate = perShape<EmailUpdateShape, EmailUpdateValues, unknown>(
-  (shape) => `${+shape.smtpResponse}${+shape.sentAt}${+shape.deliveredAt}${+shape.expect}`,
+  (shape) => `${+shape.smtpResponse}${+shape.sentAt}${+shape.deliveredAt}${+shape.mtaNode}${+shape.expect}`,
   (shape) => (db, s) => {
     let q = db
       .updateTable('emails')
@@ -83,6 +87,7 @@ const emailUpdate = perShape<EmailUpdateShape, EmailUpdateValues, unknown>(
         ...(shape.deliveredAt
           ? { delivered_at: eb.fn.coalesce('delivered_at', eb.val(s.param('deliveredAt'))) }
           : {}),
+        ...(shape.mtaNode ? { mta_node: s.param('mtaNode') } : {}),
       }))
       .where('id', '=', s.param('emailId'));
     if (shape.expect)
@@ -106,6 +111,7 @@ export async function updateEmail(
     smtpResponse: update.smtpResponse !== undefined,
     sentAt: update.sentAt !== undefined,
     deliveredAt: update.deliveredAt !== undefined,
+    mtaNode: update.mtaNode !== undefined,
     expect: expect !== undefined,
   };
   const result = await emailUpdate(shape).run(db, {
@@ -115,6 +121,7 @@ export async function updateEmail(
     smtpResponse: update.smtpResponse ?? null,
     sentAt: update.sentAt ?? '',
     deliveredAt: update.deliveredAt ?? '',
+    mtaNode: update.mtaNode ?? null,
     expectStatus: expect?.status ?? update.status,
     expectAttempts: expect?.attempts ?? 0,
   });

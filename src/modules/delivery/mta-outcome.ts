@@ -36,6 +36,8 @@ export interface MtaOutcomePayload {
    * (DNS failure, no MX reachable) or not known (a report from before issue 22).
    */
   readonly tls?: string | null;
+  /** NODE_NAME of the node whose MTA reported it (issue 23); null when not known. */
+  readonly node?: string | null;
 }
 
 export const MTA_OUTCOME_QUEUE = 'mta-outcome';
@@ -49,7 +51,7 @@ const KINDS: readonly string[] = ['delivered', 'deferred', 'bounced', 'failed'];
 /** Validates a job payload read back from the database. */
 export function parseMtaOutcome(v: unknown): MtaOutcomePayload | undefined {
   if (!isRecord(v)) return undefined;
-  const { emailId, recipient, outcome, smtpCode, enhancedStatus, response, attempt, host, at, tls } = v;
+  const { emailId, recipient, outcome, smtpCode, enhancedStatus, response, attempt, host, at, tls, node } = v;
   if (typeof emailId !== 'string' || typeof recipient !== 'string' || typeof outcome !== 'string')
     return undefined;
   if (!KINDS.includes(outcome) || typeof response !== 'string' || typeof at !== 'string') return undefined;
@@ -64,6 +66,7 @@ export function parseMtaOutcome(v: unknown): MtaOutcomePayload | undefined {
     host: typeof host === 'string' ? host : null,
     at,
     tls: typeof tls === 'string' ? tls : null,
+    node: typeof node === 'string' ? node : null,
   };
 }
 

@@ -120,7 +120,7 @@ export async function applyMtaOutcomeIn(
     },
     at,
   );
-  await recordEmailEvent(trx, { ...event, type: to, message, tls: o.tls ?? null });
+  await recordEmailEvent(trx, { ...event, type: to, message, tls: o.tls ?? null, node: o.node ?? null });
   let suppressed = false;
   if (to === 'bounced') {
     // Spec: hard bounces add a suppression, whether refused during our delivery or reported later by DSN.

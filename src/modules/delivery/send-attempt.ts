@@ -58,6 +58,21 @@ export interface AttemptDeps {
    * jobs' writes. Without it each is a transaction of its own on `db`.
    */
   readonly writes?: Pick<WriteBatcher, 'run'> | undefined;
+  /**
+   * NODE_NAME of this worker's node: the MTA it injects into runs there (docs/scaling.md,
+   * roles), so it is the node that holds the message once the MTA said 250.
+   */
+  readonly node?: string | undefined;
+}
+
+/** How an attempt treats recipients that are already past the hand-off. */
+export interface AttemptScope {
+  /**
+   * A hand-back (src/modules/nodes/hand-back.ts): some recipients ended on the silent
+   * node before it went quiet; the others were put back to `queued`. Send to those only,
+   * and do not read the ended ones as the MTA having taken this attempt.
+   */
+  readonly resend?: boolean | undefined;
 }
 
 /** Runs `work` in one transaction, through the group commit when there is one. */
@@ -70,7 +85,10 @@ type Start =
   | {
       readonly kind: 'go';
       readonly email: EmailForSend;
+      /** Every recipient (the To and Cc headers name them all). */
       readonly recipients: RecipientRow[];
+      /** The ones this attempt hands to the MTA (the envelope). */
+      readonly pending: RecipientRow[];
       readonly attempt: number;
     };
 
@@ -86,14 +104,15 @@ export async function attemptSend(
   deps: AttemptDeps,
   emailId: string,
   plan: TransientPlan,
+  scope: AttemptScope = {},
 ): Promise<AttemptResult> {
   const log = deps.logger;
-  const start = await write(deps, (trx) => begin(trx, emailId));
+  const start = await write(deps, (trx) => begin(trx, emailId, scope, deps.node ?? null));
   if (start.kind === 'done') {
     logResult(log, emailId, start.result);
     return start.result;
   }
-  const { email, recipients, attempt } = start;
+  const { email, recipients, pending, attempt } = start;
 
   let raw: Buffer;
   try {
@@ -119,7 +138,7 @@ export async function attemptSend(
   const verp = verpAddress(email.id, email.domain_name, deps.verpKey);
   let local: LocalHandOff;
   try {
-    local = await prepareLocalHandOff(deps.local, email, recipients, raw, verp);
+    local = await prepareLocalHandOff(deps.local, email, pending, raw, verp);
   } catch (err) {
     // Signing or a report file failed before any recipient got the message: retry it.
     const reason = `local hand-off failed: ${err instanceof Error ? err.message : String(err)}`;
@@ -144,7 +163,12 @@ export async function attemptSend(
     return settle(deps, email, attempt, classifyHandOffError(err), plan);
   }
   const recorded = await write(deps, async (trx) => {
-    if (!(await recordSent(trx, email, attempt, accepted))) return false;
+    const handOff = {
+      mtaNode: local.toMta.length > 0 ? (deps.node ?? null) : null,
+      node: deps.node ?? null,
+      addresses: pending.map((r) => r.address),
+    };
+    if (!(await recordSent(trx, email, attempt, accepted, handOff))) return false;
     await recordLocalHandOff(trx, email, local);
     return true;
   });
@@ -156,15 +180,25 @@ export async function attemptSend(
 }
 
 /** Re-reads the message and decides, in the transaction that records the decision. */
-async function begin(trx: Kysely<Database>, emailId: string): Promise<Start> {
+async function begin(
+  trx: Kysely<Database>,
+  emailId: string,
+  scope: AttemptScope,
+  node: string | null,
+): Promise<Start> {
   const at = isoNow();
   const email = await repo.findEmailForSend(trx, emailId);
   if (!email) return { kind: 'done', result: { kind: 'skipped', reason: 'not found' } };
   const mode = attemptStart(email.status);
   if (mode === 'skip') return { kind: 'done', result: { kind: 'skipped', reason: `status ${email.status}` } };
   const recipients = await repo.listRecipients(trx, emailId);
+  const pending = recipients.filter((r) => BEFORE_HAND_OFF.includes(r.status));
 
-  if (recipients.some((r) => !BEFORE_HAND_OFF.includes(r.status))) {
+  if (scope.resend === true && pending.length === 0) {
+    // A late report from the silent node ended every handed-back recipient meanwhile.
+    return { kind: 'done', result: { kind: 'skipped', reason: 'no recipient left to send to' } };
+  }
+  if (scope.resend !== true && pending.length < recipients.length) {
     // The MTA reported on a recipient, so it took the message (a worker died after its 250, or the
     // 250 was lost on the way back): sending again would duplicate it.
     await recordSent(trx, email, email.attempts, null);
@@ -193,8 +227,15 @@ async function begin(trx: Kysely<Database>, emailId: string): Promise<Start> {
     type: 'processing',
     message: `attempt ${attempt}${note}`,
     at,
+    node,
   });
-  return { kind: 'go', email: { ...email, status: 'processing', attempts: attempt }, recipients, attempt };
+  return {
+    kind: 'go',
+    email: { ...email, status: 'processing', attempts: attempt },
+    recipients,
+    pending,
+    attempt,
+  };
 }
 
 /** Records a failed hand-off as the plan says, in one transaction. */

@@ -48,10 +48,13 @@ const STAGED_JOB_MAX_ATTEMPTS = 3;
 
 export interface EmailSendPayload {
   readonly emailId: string;
+  /** A hand-back's resend (src/modules/nodes/hand-back.ts): only the recipients put back to `queued`. */
+  readonly resend?: true;
 }
 
 export interface StagedSendPayload {
   readonly emailId: string;
+  readonly resend?: true;
   /** 1-based index into STAGED_RETRY_DELAYS_MS. */
   readonly stage: number;
 }
@@ -64,14 +67,14 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 export function parseEmailSendPayload(v: unknown): EmailSendPayload | undefined {
   if (!isRecord(v) || typeof v.emailId !== 'string' || !EMAIL_ID.test(v.emailId)) return undefined;
-  return { emailId: v.emailId };
+  return v.resend === true ? { emailId: v.emailId, resend: true } : { emailId: v.emailId };
 }
 
 export function parseStagedSendPayload(v: unknown): StagedSendPayload | undefined {
   const base = parseEmailSendPayload(v);
   if (!base || !isRecord(v) || typeof v.stage !== 'number' || !Number.isInteger(v.stage)) return undefined;
   if (v.stage < 1 || v.stage > STAGED_RETRY_DELAYS_MS.length) return undefined;
-  return { emailId: base.emailId, stage: v.stage };
+  return { ...base, stage: v.stage };
 }
 
 /**
@@ -89,20 +92,37 @@ export function emailSendJob(emailId: string, runAt?: Date): EnqueueInput {
   };
 }
 
+/**
+ * The `email-send` of a hand-back: the recipients a silent node held, sent again
+ * (src/modules/nodes/hand-back.ts). One per hand-back: `attempts` (the message's
+ * count when it was handed back) differs for each, since every resend counts one.
+ */
+export function resendJob(emailId: string, attempts: number): EnqueueInput {
+  return {
+    queue: EMAIL_SEND_QUEUE,
+    payload: { emailId, resend: true } satisfies EmailSendPayload,
+    maxAttempts: EMAIL_SEND_MAX_ATTEMPTS,
+    dedupeKey: `${emailId}:hand-back:${attempts}`,
+  };
+}
+
 /** The slow retry number `stage`, due STAGED_RETRY_DELAYS_MS[stage - 1] from `now`. */
 export function stagedSendJob(
   emailId: string,
   stage: number,
   now: Date = new Date(),
+  resend = false,
 ): EnqueueInput & { readonly runAt: Date } {
   const delay = STAGED_RETRY_DELAYS_MS[stage - 1];
   if (delay === undefined) throw new RangeError(`no staged retry ${stage}`);
+  const payload: StagedSendPayload = resend ? { emailId, stage, resend: true } : { emailId, stage };
   return {
     queue: EMAIL_SEND_STAGED_QUEUE,
-    payload: { emailId, stage } satisfies StagedSendPayload,
+    payload,
     runAt: new Date(now.getTime() + delay),
     maxAttempts: STAGED_JOB_MAX_ATTEMPTS,
-    dedupeKey: `${emailId}:${stage}`,
+    // A resend's parking gets keys of its own: the first hand-off's may be taken.
+    dedupeKey: resend ? `${emailId}:${stage}:resend:${now.toISOString()}` : `${emailId}:${stage}`,
   };
 }
 
@@ -118,7 +138,8 @@ export function attemptBudget(maxAttempts: number | undefined): number {
 
 export interface SendJobDeps {
   readonly db: Kysely<Database>;
-  readonly config: Pick<AppConfig, 'injectPort' | 'secretKey' | 'mailHostname' | 'baseUrl' | 'dataDir'>;
+  readonly config: Pick<AppConfig, 'injectPort' | 'secretKey' | 'mailHostname' | 'baseUrl' | 'dataDir'> &
+    Partial<Pick<AppConfig, 'nodeName'>>;
   /** Signs captured test mail (the worker's DKIM signer); absent: captured unsigned. */
   readonly sign?: CaptureSigner | undefined;
   /** Default: SMTP to 127.0.0.1:injectPort with the internal credential. */
@@ -142,6 +163,7 @@ function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal 
     verpKey: key,
     unsubscribeKey: unsubKey,
     local: { dataDir: deps.config.dataDir, sign: deps.sign },
+    node: deps.config.nodeName,
   });
 }
 
@@ -167,10 +189,13 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
     const payload = parseEmailSendPayload(job.payload);
     if (!payload) throw new PermanentJobError('email-send payload is not {emailId}');
     const budget = attemptBudget(job.maxAttempts);
+    const resend = payload.resend === true;
     const plan: TransientPlan =
-      job.attempts >= budget ? { kind: 'park', job: stagedSendJob(payload.emailId, 1) } : { kind: 'retry' };
+      job.attempts >= budget
+        ? { kind: 'park', job: stagedSendJob(payload.emailId, 1, new Date(), resend) }
+        : { kind: 'retry' };
     const logger = ctx.logger.child({ module: 'emails' });
-    const result = await attemptSend(attemptDeps(logger, ctx.signal), payload.emailId, plan);
+    const result = await attemptSend(attemptDeps(logger, ctx.signal), payload.emailId, plan, { resend });
     if (result.kind === 'retry' || result.kind === 'aborted') {
       throw new Error(`hand-off to the MTA failed: ${result.reason}`);
     }
@@ -186,12 +211,13 @@ export function createStagedSendHandler(deps: SendJobDeps): JobHandler {
   return async (job, ctx) => {
     const payload = parseStagedSendPayload(job.payload);
     if (!payload) throw new PermanentJobError('email-send:failed payload is not {emailId, stage}');
+    const resend = payload.resend === true;
     const plan: TransientPlan =
       payload.stage < STAGED_RETRY_DELAYS_MS.length
-        ? { kind: 'park', job: stagedSendJob(payload.emailId, payload.stage + 1) }
+        ? { kind: 'park', job: stagedSendJob(payload.emailId, payload.stage + 1, new Date(), resend) }
         : { kind: 'give-up' };
     const logger = ctx.logger.child({ module: 'emails', stage: payload.stage });
-    const result = await attemptSend(attemptDeps(logger, ctx.signal), payload.emailId, plan);
+    const result = await attemptSend(attemptDeps(logger, ctx.signal), payload.emailId, plan, { resend });
     if (result.kind === 'aborted') throw new Error(`hand-off to the MTA interrupted: ${result.reason}`);
   };
 }

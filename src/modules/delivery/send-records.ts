@@ -17,6 +17,20 @@ import type { HandOffAccepted, RejectedRecipient } from './inject-client';
 /** Statuses of a recipient the MTA has not taken yet. */
 export const BEFORE_HAND_OFF: readonly EmailStatus[] = ['queued', 'processing'];
 
+/** Who took the hand-off, and which recipients it was for. */
+export interface HandOffScope {
+  /**
+   * NODE_NAME of the node whose MTA took it (the worker's own: it injects into its
+   * node's MTA), recorded as `emails.mta_node` for the hand-back sweep; null when no
+   * MTA took any recipient (test mail, the simulator); undefined leaves it as it is.
+   */
+  readonly mtaNode?: string | null | undefined;
+  /** The node writing the `sent` entry. */
+  readonly node?: string | null | undefined;
+  /** The attempt's envelope recipients (a hand-back resends to some only); all when undefined. */
+  readonly addresses?: readonly string[] | undefined;
+}
+
 /**
  * The MTA's 250: accepted recipients `sent`, refused ones `failed`, the message
  * aggregated from them. `accepted` null: recovered from delivery reports after
@@ -28,6 +42,7 @@ export async function recordSent(
   email: EmailRow,
   attempt: number,
   accepted: HandOffAccepted | null,
+  scope: HandOffScope = {},
 ): Promise<boolean> {
   const at = isoNow();
   const current = await repo.findEmail(trx, email.id);
@@ -44,7 +59,10 @@ export async function recordSent(
       at,
     );
   }
-  const taken = recipients.filter((r) => !refused.has(r.address)).map((r) => r.address);
+  const inScope = scope.addresses === undefined ? undefined : new Set(scope.addresses);
+  const taken = recipients
+    .filter((r) => !refused.has(r.address) && (inScope === undefined || inScope.has(r.address)))
+    .map((r) => r.address);
   await repo.moveRecipients(
     trx,
     email.id,
@@ -55,12 +73,24 @@ export async function recordSent(
   await repo.updateEmail(
     trx,
     email.id,
-    { status: state?.status ?? 'sent', smtpResponse: state?.smtpResponse ?? response, sentAt: at },
+    {
+      status: state?.status ?? 'sent',
+      smtpResponse: state?.smtpResponse ?? response,
+      sentAt: at,
+      mtaNode: scope.mtaNode,
+    },
     at,
   );
   const message =
     response ?? 'accepted by the MTA (known from its delivery reports; the hand-off itself was not recorded)';
-  await recordEmailEvent(trx, { emailId: email.id, userId: email.user_id, type: 'sent', message, at });
+  await recordEmailEvent(trx, {
+    emailId: email.id,
+    userId: email.user_id,
+    type: 'sent',
+    message,
+    at,
+    node: scope.node ?? null,
+  });
   for (const address of taken) {
     await recordOutbox(trx, {
       userId: email.user_id,

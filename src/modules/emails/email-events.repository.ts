@@ -14,6 +14,8 @@ export interface EmailEventInput {
   readonly at?: string;
   /** How the delivery attempt's SMTP session was protected (see migration 019). */
   readonly tls?: string | null;
+  /** NODE_NAME of the node writing it (migration 020): the hand-off's worker, the reporting MTA. */
+  readonly node?: string | null;
 }
 
 // Runs for every message sent and every delivery report: compiled once
@@ -28,6 +30,7 @@ export const insertEvent = new PreparedQuery<Required<Insertable<EmailEventsTabl
     message: s.param('message'),
     created_at: s.param('created_at'),
     tls: s.param('tls'),
+    node: s.param('node'),
   }),
 );
 
@@ -42,5 +45,6 @@ export async function recordEmailEvent(db: Kysely<Database>, e: EmailEventInput)
     message: e.message ?? null,
     created_at: e.at ?? isoNow(),
     tls: e.tls ?? null,
+    node: e.node ?? null,
   });
 }

@@ -55,6 +55,7 @@ export interface EventView {
   readonly recipient: string | null;
   readonly createdAt: string;
   readonly tls: string | null;
+  readonly node: string | null;
 }
 
 function json(text: string | null): unknown {
@@ -102,6 +103,7 @@ export function emailView(
             recipient: e.recipient,
             createdAt: e.created_at,
             tls: e.tls,
+            node: e.node,
           })),
         }
       : {}),

@@ -27,6 +27,12 @@ export const EmailEventView = z
       .describe(
         'Delivery attempts: the TLS version and cipher of the SMTP session with the MX (e.g. "TLSv1.3 TLS_AES_256_GCM_SHA384"), or "plaintext" when it offered no STARTTLS; null for other entries or when no session was opened.',
       ),
+    node: z
+      .string()
+      .nullable()
+      .describe(
+        "NODE_NAME of the appliance node that wrote the entry: the worker's hand-off (`processing`, `sent`), the MTA's delivery reports (`delivered`, `deferred`, `bounced`, `failed`), the sweep's hand-back; null for entries no node is recorded for (acceptance, feedback by mail, entries from before issue 23).",
+      ),
   })
   .meta({ id: 'EmailEvent' });
 

@@ -272,6 +272,7 @@ async function writeMessage(
     message: m.queuedMessage,
     created_at: m.now,
     tls: null,
+    node: null,
   });
   const scheduledAt = m.fields.scheduled_at;
   await insertNewJob(trx, emailSendJob(m.id, scheduledAt ? new Date(scheduledAt) : undefined), m.now);

@@ -181,6 +181,7 @@ describe('MIME input from the stored message', () => {
     delivered_at: null,
     mode: 'live',
     unverified_domain: 0,
+    mta_node: null,
   };
   const recipients = [
     { address: 'to1@example.org', name: null, type: 'to' as const },

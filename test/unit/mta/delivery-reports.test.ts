@@ -37,7 +37,7 @@ describe('outcomeDedupeKey', () => {
 
 /** The `mta.delivery-reports` unit on `db` with a group commit of its own. */
 const recorder = (db: Db) => {
-  const deps = { writes: new WriteBatcher(db), logger: pino({ level: 'silent' }) };
+  const deps = { writes: new WriteBatcher(db), logger: pino({ level: 'silent' }), node: 'mta-node-1' };
   return (payloads: readonly MtaOutcomePayload[]) => recordDeliveryReports(deps, payloads);
 };
 
@@ -64,8 +64,13 @@ describe('recordDeliveryReports, reports left to jobs (real database)', () => {
         ['mta-outcome', 'queued', outcomeDedupeKey(deferred)],
       ],
     );
-    // A report without the TLS of its attempt (an older mta's) parses with `tls: null`.
-    assert.deepEqual(parseMtaOutcome(JSON.parse(rows[0]!.payload)), { ...base, tls: null });
+    // A report without the TLS of its attempt (an older mta's) parses with `tls: null`; the job
+    // carries the reporting node, so the worker that applies it later names that node (issue 23).
+    assert.deepEqual(parseMtaOutcome(JSON.parse(rows[0]!.payload)), {
+      ...base,
+      tls: null,
+      node: 'mta-node-1',
+    });
   });
 
   it('a replayed hook adds nothing', async () => {

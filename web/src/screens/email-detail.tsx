@@ -112,6 +112,7 @@ export function EmailDetail(props: { id: string }) {
                   {ev.recipient ? <span> {ev.recipient}</span> : null}
                   {ev.message ? <span class="mono"> {ev.message}</span> : null}
                   {ev.tls ? <span class="muted"> ({ev.tls === 'plaintext' ? 'no TLS' : ev.tls})</span> : null}
+                  {ev.node ? <span class="muted"> · node {ev.node}</span> : null}
                 </li>
               ))}
             </ol>
