@@ -2,9 +2,10 @@
  * The MX's queue hook (Haraka calls `queue` for non-relaying sessions only, so
  * never for the injection listener, whose messages go to `queue_outbound`).
  * For each accepted message: the client's bytes written to
- * `$DATA_DIR/inbound/` and fsynced (file and directory), then in ONE database
+ * `$DATA_DIR/inbound/` and fsynced (file and directory) on SQLite, then in ONE database
  * transaction a `bounce-processing` job for the return-path recipients and an
- * `inbound-processing` job per receiving domain, committed by the mta's writer
+ * `inbound-processing` job per receiving domain (on PostgreSQL with the bytes as
+ * `raw_messages` rows in that same transaction), committed by the mta's writer
  * thread (concurrent sessions share that transaction: group commit, off Haraka's
  * event loop; src/mta/mta-runtime.ts); only then 250. Any failure is
  * 451: the client keeps the message and retries (src/mta/inbound-intake.ts).
@@ -14,7 +15,7 @@ import type { Readable } from 'node:stream';
 import constants from 'haraka-constants';
 import { acceptInbound } from '../../src/mta/inbound-intake';
 import { routesOf } from '../../src/mta/inbound-routes';
-import { mtaDataDir, mtaIntakeCommit } from '../../src/mta/mta-runtime';
+import { mtaIntakeCommit, mtaRawStore } from '../../src/mta/mta-runtime';
 import { defer } from '../../src/mta/smtp-verdict';
 import { dsnOf } from '../smtp-reply';
 import type { HarakaConnection, HarakaNext, HarakaPlugin, HarakaTransaction } from '../types';
@@ -114,12 +115,12 @@ export function storeInbound(this: HarakaPlugin, next: HarakaNext, connection: H
     helo: (connection as unknown as Helo).hello?.host ?? null,
     receivedAt: new Date().toISOString(),
   };
-  // Inside the chain: mtaIntakeCommit() and mtaDataDir() can throw too, and must end up in the 451.
+  // Inside the chain: mtaIntakeCommit() and mtaRawStore() can throw too, and must end up in the 451.
   Promise.resolve()
     .then(() =>
       acceptInbound({
         commit: mtaIntakeCommit(),
-        dataDir: mtaDataDir(),
+        store: mtaRawStore(),
         message: () => clientBytes(transaction),
         envelope,
         recipients,

@@ -21,8 +21,9 @@ import type { AppConfig } from '../../src/config';
 import { mtaDb } from '../../src/mta/mta-runtime';
 import { reject } from '../../src/mta/smtp-verdict';
 import { signalWork } from '../../src/shared/work-signal';
+import { CredentialAttempts } from '../../src/modules/accounts/credential-attempts';
 import {
-  AuthFailureLimiter,
+  SUBMISSION_AUTH_FAILURES,
   apiKeyOf,
   submissionAuthOffered,
   submissionErrorVerdict,
@@ -40,7 +41,18 @@ const state = {
   base: undefined as Hook | undefined,
   config: undefined as AppConfig | undefined,
 };
-const limiter = new AuthFailureLimiter();
+const failures = new WeakMap<object, CredentialAttempts>();
+
+/** Failed AUTH per IP, in the database: shared by every MTA node (docs/security.md). */
+function authFailures(): CredentialAttempts {
+  const db = mtaDb();
+  let limiter = failures.get(db);
+  if (limiter === undefined) {
+    limiter = new CredentialAttempts(db, SUBMISSION_AUTH_FAILURES.max, SUBMISSION_AUTH_FAILURES.windowMs);
+    failures.set(db, limiter);
+  }
+  return limiter;
+}
 
 interface Submitter {
   readonly userId: string;
@@ -122,16 +134,17 @@ export function check_plain_passwd(
     cb(false);
     return;
   }
-  if (limiter.blocked(ip)) {
-    cb(false, { code: 454, message: '4.7.0 Too many failed authentication attempts; try again later' });
-    return;
-  }
   void (async () => {
+    const limitKey = `smtp-auth:${ip}`;
+    if (await authFailures().blocked(limitKey)) {
+      cb(false, { code: 454, message: '4.7.0 Too many failed authentication attempts; try again later' });
+      return;
+    }
     const db = mtaDb();
     const token = apiKeyOf(pass);
     const key = token === undefined ? undefined : await authenticateApiKey(db, token);
     if (key === undefined) {
-      limiter.record(ip);
+      await authFailures().recordFailure(limitKey);
       await recordAudit(db, {
         actor: { type: 'anonymous', id: null, ip, userAgent: null },
         userId: null,

@@ -423,6 +423,8 @@ export interface Database {
   inbound_messages: InboundMessagesTable;
   inbound_attachments: InboundAttachmentsTable;
   captured_messages: CapturedMessagesTable;
+  raw_messages: RawMessagesTable;
+  credential_attempts: CredentialAttemptsTable;
 }
 
 /** One processed bounce or complaint report (migration 007, modules/bounces): its effects' idempotency key. */
@@ -450,7 +452,10 @@ export interface InboundMessagesTable {
   id: string;
   user_id: string;
   domain_id: string | null;
-  /** The raw message file under `$DATA_DIR/inbound/`, owned by this row (unique: the job's dedupe). */
+  /**
+   * The raw message, owned by this row (unique: the job's dedupe): a file under
+   * `$DATA_DIR/inbound/`, or `db:<raw_messages.id>` on PostgreSQL (modules/inbound/raw-store.ts).
+   */
   raw_path: string;
   raw_sha256: string;
   size: number;
@@ -506,4 +511,25 @@ export interface InboundAttachmentsTable {
   size: number;
   sha256: string;
   content: Buffer;
+}
+
+/**
+ * Raw bytes of an accepted inbound message or bounce report on PostgreSQL (migration 021,
+ * modules/inbound/raw-database-store.ts); named `db:<id>` by the job and message row that own it.
+ */
+export interface RawMessagesTable {
+  id: string;
+  sha256: string;
+  size: number;
+  content: Buffer;
+  created_at: string;
+}
+
+/** Credential attempts per key and fixed window (migration 021, modules/accounts/credential-attempts.repository.ts). */
+export interface CredentialAttemptsTable {
+  /** `<scope>:<client IP>`. */
+  key: string;
+  /** RFC 3339 start of the window. */
+  window_start: string;
+  hits: number;
 }

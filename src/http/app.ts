@@ -21,6 +21,7 @@ import { createMetrics } from './metrics';
 import { openApiRoutes } from './openapi';
 import { rateLimitByIp } from './rate-limit';
 import { RateLimiter } from './rate-limiter';
+import { CredentialAttempts } from '../modules/accounts/credential-attempts';
 import type { Operation } from './route';
 import { mountGroup, unmatchedMethod } from './route-mount';
 import { webApp } from './web-app';
@@ -43,7 +44,8 @@ export function createApp(deps: ApiDeps): ApiApp {
     maxIpsCount: deps.config.trustProxyHops,
   });
   const httpLimiter = new RateLimiter(deps.config.httpRateLimitPerMinute, 60_000);
-  const credentialLimiter = new RateLimiter(deps.config.authRateLimitPer15Min, 15 * 60_000);
+  // In the database, so every node of a cluster counts against one budget (docs/security.md).
+  const credentialLimiter = new CredentialAttempts(deps.db, deps.config.authRateLimitPer15Min, 15 * 60_000);
   const metrics = createMetrics(deps);
 
   // One line per request (issue 11: one write per request, not two). A route that has a spec log
@@ -112,7 +114,6 @@ export function createApp(deps: ApiDeps): ApiApp {
     operations,
     close() {
       httpLimiter.stop();
-      credentialLimiter.stop();
     },
   };
 }

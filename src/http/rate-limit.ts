@@ -1,11 +1,19 @@
 import type Koa from 'koa';
 import { rateLimited } from '../shared/app-error';
-import type { RateLimiter } from './rate-limiter';
+import type { RateDecision } from './rate-limiter';
+
+/**
+ * What rateLimitByIp counts against: the in-memory RateLimiter (per node: HTTP requests)
+ * or the database's CredentialAttempts (shared by every node: credential attempts).
+ */
+export interface IpLimiter {
+  hit(key: string): RateDecision | Promise<RateDecision>;
+}
 
 /** Applies a limiter keyed by client IP; 429 RATE_LIMIT_EXCEEDED with Retry-After when spent. */
-export function rateLimitByIp(limiter: RateLimiter, scope: string): Koa.Middleware {
+export function rateLimitByIp(limiter: IpLimiter, scope: string): Koa.Middleware {
   return async (ctx, next) => {
-    const decision = limiter.hit(`${scope}:${ctx.ip}`);
+    const decision = await limiter.hit(`${scope}:${ctx.ip}`);
     if (!decision.allowed) {
       throw rateLimited(
         `Too many requests; retry in ${decision.retryAfterS} s`,

@@ -2,9 +2,11 @@
  * In-memory sliding-window counter (two fixed windows, weighted), one per key.
  * Memory is bounded twice: stale keys are swept on a timer, and at most `maxKeys`
  * are held at once (issue 17 finding 8: spoofed addresses grew the map without bound
- * within a window). The api process is the only one that serves HTTP, so process
- * memory is the right scope; counters reset on restart, which is acceptable for abuse
- * throttling (documented in docs/api.md).
+ * within a window). The per-request limit: counting every request in the database would
+ * add a write to each, so it stays per api process — per node in a cluster, N× behind a
+ * load balancer, reset on restart (docs/scaling.md, "Rate limits"). Credential attempts,
+ * where a per-node budget would multiply an attacker's guesses, are counted in the
+ * database instead (src/modules/accounts/credential-attempts.ts).
  */
 export interface RateDecision {
   readonly allowed: boolean;

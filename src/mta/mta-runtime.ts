@@ -16,6 +16,8 @@ import type { MtaWriter } from './mta-writer';
 import { startMtaWriter } from './mta-writer';
 import type { SigningKeys } from './signing-keys';
 import { createSigningKeys } from './signing-keys';
+import { rawStoreFor } from '../modules/inbound/raw-store-of';
+import type { RawStore } from '../modules/inbound/raw-store';
 
 /**
  * What the Haraka process needs beyond its rendered configuration: the master
@@ -106,9 +108,17 @@ export function mtaSigningKeys(): SigningKeys {
   return signingKeys;
 }
 
-/** DATA_DIR, where accepted inbound mail is written (src/modules/inbound/raw-store.ts). */
+/** DATA_DIR (the pacing plugin's destination limits live there). */
 export function mtaDataDir(): string {
   return runtimeConfig().dataDir;
+}
+
+/**
+ * Where accepted inbound mail is written (src/modules/inbound/raw-store.ts): files under
+ * DATA_DIR on SQLite, `raw_messages` rows (in the intake's commit) on PostgreSQL.
+ */
+export function mtaRawStore(): RawStore {
+  return rawStoreFor(mtaDb(), runtimeConfig().dataDir);
 }
 
 /** The free-space floor of DATA_DIR, the database and the MTA queue (src/shared/disk-space.ts). */

@@ -13,31 +13,12 @@ export function apiKeyOf(password: string): string | undefined {
   return key.startsWith('re_live_') && key.length > 're_live_'.length ? key : undefined;
 }
 
-/** Failed AUTH per IP: at most `max` in `windowMs`, then refused until the window slides. */
-export class AuthFailureLimiter {
-  private readonly failures = new Map<string, number[]>();
-  constructor(
-    private readonly max = 10,
-    private readonly windowMs = 15 * 60_000,
-  ) {}
-
-  blocked(ip: string, now = Date.now()): boolean {
-    return this.recent(ip, now).length >= this.max;
-  }
-
-  record(ip: string, now = Date.now()): void {
-    const list = this.recent(ip, now);
-    list.push(now);
-    this.failures.set(ip, list);
-  }
-
-  private recent(ip: string, now: number): number[] {
-    const list = (this.failures.get(ip) ?? []).filter((t) => now - t < this.windowMs);
-    if (list.length === 0) this.failures.delete(ip);
-    else this.failures.set(ip, list);
-    return list;
-  }
-}
+/**
+ * Failed AUTH per IP: at most this many in the window, then 454 until it slides. Counted in
+ * the database (src/modules/accounts/credential-attempts.ts, key `smtp-auth:<ip>`), so the
+ * MTA nodes of a cluster share one budget and a restart does not reset it.
+ */
+export const SUBMISSION_AUTH_FAILURES = { max: 10, windowMs: 15 * 60_000 } as const;
 
 /** The SMTP reply for an error of submitMessage(): the API's refusals as 5xx, quota as 4xx (the client retries). */
 export function submissionErrorVerdict(err: unknown): SmtpVerdict {

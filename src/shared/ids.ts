@@ -81,7 +81,8 @@ export type IdPrefix =
   | 'att'
   | 'quo'
   | 'obx'
-  | 'dsc';
+  | 'dsc'
+  | 'raw';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${sortableId()}`;

@@ -1,10 +1,13 @@
 // Inbound mail end to end: real SMTP (nodemailer, STARTTLS) into the real Haraka of the whole
 // appliance, the worker's processing (mailparser, mailauth against the fake DNS), the API.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { dkimSign } from 'mailauth';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
+import { openApplianceDb } from '../helpers/open-database';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { addVerifiedDomain } from '../helpers/verified-domain';
@@ -78,6 +81,17 @@ describe('inbound mail through the real MX', () => {
       raw.toString('latin1'),
       'raw is exactly the bytes the client sent',
     );
+    // Where the MX put the bytes (issue 23 item 3): a file on SQLite; on PostgreSQL a row any
+    // node reads, and nothing under DATA_DIR/inbound.
+    const where = await rawLocation(app, summary.id);
+    if (app.databaseUrl.startsWith('postgres')) {
+      assert.match(where.rawPath, /^db:raw_/);
+      assert.equal(where.rows, 1);
+      assert.deepEqual(where.files, []);
+    } else {
+      assert.deepEqual(where.files, [where.rawPath]);
+      assert.equal(where.rows, 0);
+    }
 
     const full = await app.api.get<{
       html: string;
@@ -118,6 +132,8 @@ describe('inbound mail through the real MX', () => {
     assert.ok(unread.body.data.some((m) => m.id === summary.id));
     assert.equal((await app.api.delete(`/v1/inbound/${summary.id}`, { token })).status, 200);
     assert.equal((await fetchBytes(app, token, `/v1/inbound/${summary.id}/raw`)).status, 404);
+    const gone = await rawLocation(app, summary.id);
+    assert.deepEqual([gone.rows, gone.files], [0, []], 'the raw copy went with its message');
   });
 
   it('stores at most 25 of 26 attachments', async () => {
@@ -170,3 +186,28 @@ describe('inbound mail through the real MX', () => {
     assert.ok(app.lines.some((l) => l.includes('"inbound_received"') && l.includes(m.id)));
   });
 });
+
+/** The message's raw_path, the raw_messages rows and the files under DATA_DIR/inbound. */
+async function rawLocation(
+  app: Appliance,
+  inboundId: string,
+): Promise<{ rawPath: string; rows: number; files: string[] }> {
+  const db = openApplianceDb(app);
+  try {
+    const row = await db
+      .selectFrom('inbound_messages')
+      .select('raw_path')
+      .where('id', '=', inboundId)
+      .executeTakeFirst();
+    const rows = await db.selectFrom('raw_messages').select('id').execute();
+    const root = path.join(app.dataDir, 'inbound');
+    const files = fs.existsSync(root)
+      ? fs
+          .readdirSync(root)
+          .flatMap((day) => fs.readdirSync(path.join(root, day)).map((f) => path.join(root, day, f)))
+      : [];
+    return { rawPath: row?.raw_path ?? '', rows: rows.length, files };
+  } finally {
+    await db.destroy();
+  }
+}

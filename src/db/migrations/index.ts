@@ -19,6 +19,7 @@ import * as m017 from './017-webhook-response-excerpt';
 import * as m018 from './018-domain-status-history';
 import * as m019 from './019-delivery-tls';
 import * as m020 from './020-nodes';
+import * as m021 from './021-shared-store';
 import * as m022 from './022-jobs-postgres';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '018-domain-status-history': m018,
   '019-delivery-tls': m019,
   '020-nodes': m020,
+  '021-shared-store': m021,
   '022-jobs-postgres': m022,
 };

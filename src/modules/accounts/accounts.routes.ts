@@ -2,7 +2,7 @@ import { readBody } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
 import { rateLimitByIp } from '../../http/rate-limit';
-import type { RateLimiter } from '../../http/rate-limiter';
+import type { IpLimiter } from '../../http/rate-limit';
 import { RouteGroup } from '../../http/route';
 import { changePasswordBody, loginBody, registerBody } from './accounts.schemas';
 import { changePassword, getAccount, login, logout, register } from './accounts.usecases';
@@ -16,7 +16,7 @@ import { clearSessionCookies, cookiesSecure, setSessionCookies } from './session
 const CREDENTIAL_BODY_BYTES = 16 * 1024;
 
 /** `/v1/auth/*`: register, login, me, change-password. Credential endpoints share a per-IP attempt budget. */
-export function accountRoutes(deps: ApiDeps, credentialLimiter: RateLimiter): RouteGroup {
+export function accountRoutes(deps: ApiDeps, credentialLimiter: IpLimiter): RouteGroup {
   const routes = new RouteGroup(deps, '/v1/auth', 'Account');
   const limited = rateLimitByIp(credentialLimiter, 'credentials');
   const secure = cookiesSecure(deps.config.baseUrl);

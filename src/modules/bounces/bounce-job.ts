@@ -9,7 +9,8 @@ import { cpuWork, PermanentJobError } from '../../jobs/job-handler';
 import * as delivery from '../delivery/delivery.repository';
 import type { EmailRow } from '../emails/emails.repository';
 import { verpKey } from '../delivery/verp-address';
-import { deleteRawMessage, readRawMessage } from '../inbound/raw-store';
+import type { RawStore } from '../inbound/raw-store';
+import { rawStoreFor } from '../inbound/raw-store-of';
 import type { AppliedEffect } from './bounce-effects';
 import { applyReportEffects, reportReason } from './bounce-effects';
 import type { BounceResult } from './bounce-result';
@@ -155,53 +156,43 @@ function logOutcome(log: Logger, payload: BounceJobPayload, o: ReportOutcome): v
   }
 }
 
-function isMissingFile(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
-}
-
-/** The report's bytes, or undefined when it was processed meanwhile (a content-addressed file another job removed). */
-async function readReportFile(
+/** The report's bytes, or undefined when it was processed meanwhile (a content-addressed copy another job removed). */
+async function readReportBytes(
   db: Kysely<Database>,
+  rawStore: RawStore,
   payload: BounceJobPayload,
   log: Logger,
 ): Promise<Buffer | undefined> {
-  try {
-    return await readRawMessage(payload.rawPath);
-  } catch (err) {
-    if (!isMissingFile(err) || (await repo.isReportProcessed(db, payload.sha256))) {
-      if (isMissingFile(err)) return undefined;
-      throw err;
-    }
-    log.error({ event: 'bounce_report_missing', sha256: payload.sha256, rawPath: payload.rawPath });
-    throw new PermanentJobError(`raw report ${payload.rawPath} is missing`);
-  }
+  const raw = await rawStore.get(payload.rawPath);
+  if (raw !== undefined || (await repo.isReportProcessed(db, payload.sha256))) return raw;
+  log.error({ event: 'bounce_report_missing', sha256: payload.sha256, rawPath: payload.rawPath });
+  throw new PermanentJobError(`raw report ${payload.rawPath} is missing`);
 }
 
 /**
  * `bounce-processing`: one stored report from the MX or `POST /internal/bounces`. The
- * raw file is deleted once its processing committed; `bounce_reports` keeps the reading.
+ * raw copy is deleted once its processing committed; `bounce_reports` keeps the reading.
  */
 export function createBounceHandler(deps: {
   readonly db: Kysely<Database>;
-  readonly config: Pick<AppConfig, 'secretKey'>;
+  readonly config: Pick<AppConfig, 'secretKey' | 'dataDir'>;
 }): JobHandler {
   const key = verpKey(deps.config.secretKey);
+  const rawStore = rawStoreFor(deps.db, deps.config.dataDir);
   return async (job, ctx) => {
     const payload = parseBouncePayload(job.payload);
     if (!payload) throw new PermanentJobError('bounce-processing payload does not parse');
     const log = ctx.logger.child({ module: 'bounces' });
     const raw = (await repo.isReportProcessed(deps.db, payload.sha256))
       ? undefined
-      : await readReportFile(deps.db, payload, log);
+      : await readReportBytes(deps.db, rawStore, payload, log);
     // Reading the report is synchronous work on attacker text: a stall in it is this job's.
     const outcome: ReportOutcome = raw
       ? await cpuWork(ctx, () => processReport(deps.db, { payload, raw, verpKey: key }))
       : { kind: 'duplicate' };
     logOutcome(log, payload, outcome);
-    await deleteRawMessage(payload.rawPath).catch((err: unknown) => {
-      if (!isMissingFile(err)) {
-        log.warn({ event: 'bounce_raw_delete_failed', rawPath: payload.rawPath, error: String(err) });
-      }
+    await rawStore.delete(payload.rawPath).catch((err: unknown) => {
+      log.warn({ event: 'bounce_raw_delete_failed', rawPath: payload.rawPath, error: String(err) });
     });
   };
 }

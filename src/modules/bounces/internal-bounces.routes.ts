@@ -3,7 +3,7 @@ import type { ApiDeps } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { validationError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
-import { storeRawMessage } from '../inbound/raw-store';
+import { commitStagedRaws, rawStoreFor } from '../inbound/raw-store-of';
 import { enqueueBounceReport } from './intake-payload';
 import { BounceAccepted } from './bounces.responses';
 
@@ -13,11 +13,13 @@ export const MAX_REPORT_BYTES = 10 * 1024 * 1024;
 /**
  * `POST /internal/bounces` (spec: Health and operations): a raw report from an MTA
  * pipe or an operator, any content type. It takes the MX's path: the bytes are stored
- * durably, one `bounce-processing` job is enqueued, and 202 is answered only after
- * that commit, so an accepted report is never lost.
+ * durably (a file on SQLite; on PostgreSQL a row in the job's own transaction), one
+ * `bounce-processing` job is enqueued, and 202 is answered only after that commit, so
+ * an accepted report is never lost.
  */
 export function internalBounceRoutes(deps: ApiDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/internal/bounces', 'Operator');
+  const rawStore = rawStoreFor(deps.db, deps.config.dataDir);
   routes.define(
     {
       method: 'post',
@@ -35,17 +37,26 @@ export function internalBounceRoutes(deps: ApiDeps): RouteGroup {
         throw validationError('The request body must be the raw report', {
           fields: [{ field: '(body)', message: 'must be the raw report' }],
         });
-      const stored = await storeRawMessage(deps.config.dataDir, body);
-      const job = await enqueueBounceReport(deps.db, {
-        rawPath: stored.path,
-        sha256: stored.sha256,
-        size: stored.size,
-        mailFrom: null,
-        rcptTo: [],
-        remoteIp: ctx.ip || null,
-        helo: null,
-        receivedAt: isoNow(),
-      });
+      const stored = await rawStore.put(body);
+      const job = await deps.db
+        .transaction()
+        .execute(async (trx) => {
+          await commitStagedRaws(trx, [stored]);
+          return enqueueBounceReport(trx, {
+            rawPath: stored.ref,
+            sha256: stored.sha256,
+            size: stored.size,
+            mailFrom: null,
+            rcptTo: [],
+            remoteIp: ctx.ip || null,
+            helo: null,
+            receivedAt: isoNow(),
+          });
+        })
+        .catch(async (err: unknown) => {
+          await rawStore.discard([stored]);
+          throw err;
+        });
       deps.log.info(
         {
           event: 'bounce_report_received',

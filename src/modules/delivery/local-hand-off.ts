@@ -4,7 +4,8 @@ import { enqueue } from '../../jobs/enqueue';
 import { isoNow } from '../../shared/clock';
 import { enqueueBounceReport } from '../bounces/intake-payload';
 import type { RecipientRow } from '../emails/emails.repository';
-import { storeRawMessage } from '../inbound/raw-store';
+import type { RawStore, StagedRaw } from '../inbound/raw-store';
+import { commitStagedRaws } from '../inbound/raw-store-of';
 import { insertCaptured } from '../emails/captured-message.repository';
 import type { EmailForSend } from './delivery.repository';
 import type { HandOffAccepted } from './inject-client';
@@ -28,17 +29,16 @@ import { isReported, simulatedReport } from './simulator-reports';
 export type CaptureSigner = (email: Pick<EmailForSend, 'id' | 'domain_name'>, raw: Buffer) => Promise<Buffer>;
 
 export interface LocalHandOffDeps {
-  /** DATA_DIR: report files are stored where the MX stores them (inbound/raw-store.ts). */
-  readonly dataDir: string;
+  /** Report copies are stored where the MX stores them (inbound/raw-store.ts). */
+  readonly rawStore: RawStore;
   /** Absent (unit tests): captured unsigned. */
   readonly sign?: CaptureSigner | undefined;
 }
 
 interface StoredReport {
   readonly recipient: string;
-  readonly rawPath: string;
-  readonly sha256: string;
-  readonly size: number;
+  /** On PostgreSQL a staged row, inserted by recordLocalHandOff with the report's job. */
+  readonly stored: StagedRaw;
 }
 
 export interface LocalHandOff {
@@ -90,8 +90,7 @@ export async function prepareLocalHandOff(
       subject: email.subject,
       at,
     });
-    const stored = await storeRawMessage(deps.dataDir, bytes);
-    reports.push({ recipient, rawPath: stored.path, sha256: stored.sha256, size: stored.size });
+    reports.push({ recipient, stored: await deps.rawStore.put(bytes) });
   }
   return { toMta, captured, outcomes, reports, verp };
 }
@@ -155,11 +154,12 @@ export async function recordLocalHandOff(
       });
     }
   }
-  for (const report of h.reports) {
+  for (const { stored } of h.reports) {
+    await commitStagedRaws(trx, [stored]);
     await enqueueBounceReport(trx, {
-      rawPath: report.rawPath,
-      sha256: report.sha256,
-      size: report.size,
+      rawPath: stored.ref,
+      sha256: stored.sha256,
+      size: stored.size,
       mailFrom: '',
       rcptTo: [h.verp],
       remoteIp: null,

@@ -13,6 +13,7 @@ import { attemptSend } from './send-attempt';
 import { verpKey } from './verp-address';
 import { unsubscribeKey } from '../unsubscribe/unsubscribe-token';
 import type { CaptureSigner } from './local-hand-off';
+import { rawStoreFor } from '../inbound/raw-store-of';
 
 export const EMAIL_SEND_QUEUE = 'email-send';
 /** Spec: parked messages wait here for a slow retry (operators alert on its depth). */
@@ -153,6 +154,7 @@ function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal 
   const inject = injectorOf(deps);
   const key = verpKey(deps.config.secretKey);
   const unsubKey = unsubscribeKey(deps.config.secretKey);
+  const rawStore = rawStoreFor(deps.db, deps.config.dataDir);
   return (logger, signal) => ({
     db: deps.db,
     writes: deps.writes,
@@ -162,7 +164,7 @@ function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal 
     baseUrl: deps.config.baseUrl,
     verpKey: key,
     unsubscribeKey: unsubKey,
-    local: { dataDir: deps.config.dataDir, sign: deps.sign },
+    local: { rawStore, sign: deps.sign },
     node: deps.config.nodeName,
   });
 }

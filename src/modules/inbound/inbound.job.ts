@@ -17,7 +17,8 @@ import { cachedMailauthResolver } from './dns-cache';
 import { inboundLimit } from './inbound-limit';
 import { findInboundIdByRawPath, insertInbound } from './inbound.repository';
 import { parseInbound } from './parse-message';
-import { deleteRawMessage, readRawMessage } from './raw-store';
+import type { RawStore } from './raw-store';
+import { rawStoreFor } from './raw-store-of';
 
 function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -55,6 +56,8 @@ export interface ProcessInboundDeps {
   readonly resolver: DNSResolver;
   /** MAIL_HOSTNAME: the authserv-id of the results. */
   readonly mailHostname: string;
+  /** Where the MX put the bytes (files on SQLite, rows on PostgreSQL). */
+  readonly rawStore: RawStore;
 }
 
 export type ProcessOutcome =
@@ -83,15 +86,8 @@ export async function processInbound(
   const user = await deps.db.selectFrom('users').select('id').where('id', '=', p.userId).executeTakeFirst();
   if (user === undefined) return { kind: 'account-gone' };
 
-  let raw: Buffer;
-  try {
-    raw = await readRawMessage(p.rawPath);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new PermanentJobError(`inbound-processing: raw file ${p.rawPath} is gone`, { cause: err });
-    }
-    throw err;
-  }
+  const raw = await deps.rawStore.get(p.rawPath);
+  if (raw === undefined) throw new PermanentJobError(`inbound-processing: raw message ${p.rawPath} is gone`);
   const parsed = await parseInbound(raw);
   const auth = await authenticateMessage({
     raw,
@@ -215,6 +211,7 @@ export function createInboundHandler(deps: InboundHandlerDeps): JobHandler {
   );
   // The runner handles several jobs at once: their store transactions share commits.
   const writes = deps.writes ?? new WriteBatcher(deps.db);
+  const rawStore = rawStoreFor(deps.db, deps.config.dataDir);
   const limit = inboundLimit(
     deps.parallelJobs ?? INBOUND_PARALLEL_JOBS,
     deps.parallelBytes ?? INBOUND_PARALLEL_BYTES,
@@ -225,7 +222,7 @@ export function createInboundHandler(deps: InboundHandlerDeps): JobHandler {
     let outcome: ProcessOutcome;
     try {
       outcome = await processInbound(
-        { db: deps.db, writes, resolver, mailHostname: deps.config.mailHostname },
+        { db: deps.db, writes, resolver, mailHostname: deps.config.mailHostname, rawStore },
         payload,
       );
     } finally {
@@ -247,7 +244,7 @@ export function createInboundHandler(deps: InboundHandlerDeps): JobHandler {
         'inbound message stored',
       );
     } else if (outcome.kind === 'account-gone') {
-      await deleteRawMessage(payload.rawPath);
+      await rawStore.delete(payload.rawPath);
       ctx.logger.warn(
         { event: 'inbound_account_gone', userId: payload.userId },
         'account deleted: message dropped',

@@ -17,10 +17,12 @@ import {
 } from './inbound.usecases';
 import { InboundMessageView, InboundPage } from './inbound.responses';
 import { Deleted } from '../../http/response-schema';
+import { rawStoreFor } from './raw-store-of';
 
 /** `/v1/inbound`: received mail of the calling account (spec: Inbound mail). */
 export function inboundRoutes(deps: ApiDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/v1/inbound', 'Inbound');
+  const rawStore = rawStoreFor(deps.db, deps.config.dataDir);
 
   routes.define(
     {
@@ -98,7 +100,13 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
-      ctx.body = await deleteInboundMessage({ db: deps.db, log: deps.log, userId, id: ctx.params.id ?? '' });
+      ctx.body = await deleteInboundMessage({
+        db: deps.db,
+        rawStore,
+        log: deps.log,
+        userId,
+        id: ctx.params.id ?? '',
+      });
     },
   );
 
@@ -162,7 +170,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
     async (ctx) => {
       const { userId } = requireAuth(ctx);
       const id = ctx.params.id ?? '';
-      const raw = await getRaw({ db: deps.db, userId, id });
+      const raw = await getRaw({ db: deps.db, rawStore, userId, id });
       ctx.set('Content-Disposition', `attachment; filename="${id}.eml"`);
       ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
       ctx.type = 'message/rfc822';

@@ -6,7 +6,7 @@ import { attachmentNotFound, inboundNotFound } from './inbound.errors';
 import * as repo from './inbound.repository';
 import type { InboundSummary, InboundView } from './inbound-view';
 import { inboundSummary, inboundView } from './inbound-view';
-import { deleteRawMessage, readRawMessage } from './raw-store';
+import type { RawStore } from './raw-store';
 
 export interface InboundPage {
   readonly data: InboundSummary[];
@@ -50,12 +50,13 @@ export async function markInbound(args: {
 
 /**
  * The message row and its attachments go in one statement (cascade); the raw
- * file after the commit, since this row owns it (one file per job, see
- * docs/inbound.md). A failed unlink leaves an orphan file, logged, never a row
- * without its file.
+ * copy after the commit, since this row owns it (one copy per job, see
+ * docs/inbound.md). A failed delete leaves an orphan copy, logged (retention
+ * sweeps it), never a row without its raw message.
  */
 export async function deleteInboundMessage(args: {
   db: Kysely<Database>;
+  rawStore: RawStore;
   log: Logger;
   userId: string;
   id: string;
@@ -63,7 +64,7 @@ export async function deleteInboundMessage(args: {
   const rawPath = await repo.deleteInbound(args.db, args.userId, args.id);
   if (rawPath === undefined) throw inboundNotFound();
   try {
-    await deleteRawMessage(rawPath);
+    await args.rawStore.delete(rawPath);
   } catch (err) {
     args.log.warn(
       {
@@ -71,7 +72,7 @@ export async function deleteInboundMessage(args: {
         inboundId: args.id,
         error: err instanceof Error ? err.message : String(err),
       },
-      'could not delete the raw message file',
+      'could not delete the raw message',
     );
   }
   return { id: args.id, deleted: true };
@@ -88,10 +89,18 @@ export async function getAttachment(args: {
   return { filename: row.filename, contentType: row.content_type, content: row.content };
 }
 
-export async function getRaw(args: { db: Kysely<Database>; userId: string; id: string }): Promise<Buffer> {
+export async function getRaw(args: {
+  db: Kysely<Database>;
+  rawStore: RawStore;
+  userId: string;
+  id: string;
+}): Promise<Buffer> {
   const row = await repo.findInbound(args.db, args.userId, args.id);
   if (row === undefined) throw inboundNotFound();
-  return readRawMessage(row.raw_path);
+  const raw = await args.rawStore.get(row.raw_path);
+  // A row owns its raw copy (docs/inbound.md): one without it is damage, not a missing resource.
+  if (raw === undefined) throw new Error(`raw message of ${row.id} is missing`);
+  return raw;
 }
 
 /** The received html or text body, for the preview route. Reading a preview does not mark it read. */

@@ -1,95 +1,43 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { syncDirectory, syncDirectoryShared } from '../../shared/sync-directory';
+import type { RawMessagesTable } from '../../db/schema';
 
-/** A raw message as stored: where, and what it holds. */
-export interface StoredRaw {
-  /** Absolute path under `$DATA_DIR/inbound/<yyyy-mm-dd>/`. */
-  readonly path: string;
+/**
+ * Where the raw bytes of accepted mail live (issue 23 item 3; docs/inbound.md, "Raw
+ * messages"): the MX intake, `POST /internal/bounces` and the simulator's reports
+ * write them; the inbound and bounce jobs, `GET /v1/inbound/{id}/raw`, deletes and
+ * retention read or remove them, all through this interface.
+ *
+ * - SQLite (one host): files under `$DATA_DIR/inbound/<day>/`, fsynced before the job
+ *   naming them commits (raw-file-store.ts), exactly as before the interface.
+ * - PostgreSQL (several nodes): rows of `raw_messages`, inserted in the transaction
+ *   that commits the job naming them, so any node reads them and a crash between the
+ *   bytes and the job cannot happen (raw-database-store.ts).
+ */
+export interface RawStore {
+  readonly kind: 'file' | 'database';
+  /**
+   * Takes the bytes. File store: durable when this resolves. Database store: staged;
+   * they become durable with the commit that runs {@link commitStagedRaws} on them.
+   */
+  put(bytes: Buffer | Readable): Promise<StagedRaw>;
+  /** The bytes `ref` names; undefined when they are gone (deleted, swept, never committed). */
+  get(ref: string): Promise<Buffer | undefined>;
+  /** Removes the bytes; already gone is fine (a repeated delete, a replayed job). */
+  delete(ref: string): Promise<void>;
+  /** Undoes the puts whose commit failed (removes the files; staged rows were never written). */
+  discard(staged: readonly StagedRaw[]): Promise<void>;
+}
+
+/** One put's result: what the job and the message row name the bytes by. */
+export interface StagedRaw {
+  /** A file path (file store) or `db:<raw_messages.id>` (database store). */
+  readonly ref: string;
   /** Hex SHA-256 of the bytes. */
   readonly sha256: string;
   readonly size: number;
+  /** Database store: the row to insert with the job that names `ref` (plain data: it crosses threads). */
+  readonly row?: RawMessagesTable | undefined;
 }
 
-/**
- * Day directories known to exist (and made durable) in this process: one mkdir per
- * day instead of one per message. A directory removed behind our back is found by
- * the ENOENT of the next open, which forgets it and creates it again.
- */
-const knownDirs = new Set<string>();
-
-/** Creates `dir` and fsyncs its parent, so a new day's directory survives a power loss too. */
-async function ensureDir(dir: string): Promise<void> {
-  try {
-    await fs.mkdir(dir, { mode: 0o700 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    await ensureDir(path.dirname(dir));
-    await ensureDir(dir);
-    return;
-  }
-  await syncDirectory(path.dirname(dir));
-}
-
-/**
- * Writes one raw message durably: `$DATA_DIR/inbound/<yyyy-mm-dd>/<random>.eml`,
- * through a temporary name, the file fsynced, renamed, and the directory fsynced.
- * When this resolves the message survives a crash or power loss; a crash before
- * leaves at most a `.tmp` file, never a partial `.eml`. Every call writes a new
- * file: each job that references a file owns it (docs/inbound.md, "Raw files").
- */
-export async function storeRawMessage(dataDir: string, bytes: Buffer | Readable): Promise<StoredRaw> {
-  const day = new Date().toISOString().slice(0, 10);
-  const dir = path.join(dataDir, 'inbound', day);
-  if (!knownDirs.has(dir)) {
-    await ensureDir(dir);
-    knownDirs.add(dir);
-  }
-  const name = crypto.randomBytes(16).toString('hex');
-  const final = path.join(dir, `${name}.eml`);
-  const tmp = path.join(dir, `${name}.tmp`);
-  const hash = crypto.createHash('sha256');
-  let size = 0;
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(tmp, 'wx', 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    knownDirs.delete(dir);
-    await ensureDir(dir);
-    knownDirs.add(dir);
-    handle = await fs.open(tmp, 'wx', 0o600);
-  }
-  try {
-    const chunks: Iterable<Buffer> | AsyncIterable<Buffer | string> = Buffer.isBuffer(bytes)
-      ? [bytes]
-      : bytes;
-    for await (const chunk of chunks) {
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      hash.update(buf);
-      size += buf.length;
-      await handle.write(buf);
-    }
-    await handle.sync();
-  } catch (err) {
-    await handle.close();
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
-  await handle.close();
-  await fs.rename(tmp, final);
-  await syncDirectoryShared(dir);
-  return { path: final, sha256: hash.digest('hex'), size };
-}
-
-export async function readRawMessage(file: string): Promise<Buffer> {
-  return fs.readFile(file);
-}
-
-/** Removes a raw message; already gone is fine (a repeated delete, a replayed job). */
-export async function deleteRawMessage(file: string): Promise<void> {
-  await fs.rm(file, { force: true });
-}
+/** The prefix of a database store's references. */
+export const DB_RAW_PREFIX = 'db:';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 
 /**
- * Who may refer to a raw inbound file (docs/inbound.md, "Raw files"): the inbound
+ * Who may refer to a raw inbound file (docs/inbound.md, "Raw messages"): the inbound
  * message row that owns it (`raw_path`, unique), and the job it was written for,
  * whatever that job's state: MX jobs by their dedupe key `mx:<path>`
  * (src/mta/inbound-intake.ts), `POST /internal/bounces` jobs (no key) by payload.
@@ -101,4 +101,35 @@ export async function foreignRawReference(db: Kysely<Database>, prefix: string):
     }
   }
   return undefined;
+}
+
+/** Ids of `raw_messages` rows created before `createdBefore`, after `after` in id order. */
+export async function oldRawRowIds(
+  db: Kysely<Database>,
+  o: { readonly after: string; readonly createdBefore: string; readonly limit: number },
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('raw_messages')
+    .select('id')
+    .where('id', '>', o.after)
+    .where('created_at', '<', o.createdBefore)
+    .orderBy('id')
+    .limit(o.limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Deletes the `ids` rows (still older than `createdBefore`); the count deleted. */
+export async function deleteRawRows(
+  db: Kysely<Database>,
+  ids: readonly string[],
+  createdBefore: string,
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const res = await db
+    .deleteFrom('raw_messages')
+    .where('id', 'in', [...ids])
+    .where('created_at', '<', createdBefore)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
 }

@@ -8,6 +8,8 @@ import type { Logger } from '../../shared/logger';
 import type { JobHandler } from '../../jobs/job-handler';
 import type { OrphanSweepResult } from './orphan-raw-files';
 import { sweepOrphanRawFiles } from './orphan-raw-files';
+import { sweepOrphanRawRows } from './orphan-raw-rows';
+import { rawStoreFor } from '../inbound/raw-store-of';
 import type { PruneCounts, PruneOptions } from './prune-tables';
 import { pruneTables } from './prune-tables';
 import { retentionPolicy } from './retention-policy';
@@ -57,7 +59,7 @@ export interface RunRetentionInput extends Pick<PruneOptions, 'batchSize' | 'pau
   readonly signal?: AbortSignal | undefined;
 }
 
-/** One retention pass: expired rows first (a pruned failed inbound job frees its file), then raw files. */
+/** One retention pass: expired rows first (a pruned failed inbound job frees its raw copy), then raw copies. */
 export async function runRetention(input: RunRetentionInput): Promise<RetentionSummary> {
   const started = performance.now();
   const policy = retentionPolicy(input.config);
@@ -70,13 +72,12 @@ export async function runRetention(input: RunRetentionInput): Promise<RetentionS
     signal: input.signal,
     onBatch: input.onBatch,
   });
-  const orphans = await sweepOrphanRawFiles({
-    db: input.db,
-    dataDir: input.config.dataDir,
-    now: input.now,
-    minAgeMs: policy.orphanFileMinAgeMs,
-    signal: input.signal,
-  });
+  const sweep = { db: input.db, now: input.now, minAgeMs: policy.orphanFileMinAgeMs, signal: input.signal };
+  // The raw copies live where the backend's raw store keeps them (src/modules/inbound/raw-store.ts).
+  const orphans =
+    rawStoreFor(input.db, input.config.dataDir).kind === 'database'
+      ? await sweepOrphanRawRows(sweep)
+      : await sweepOrphanRawFiles({ ...sweep, dataDir: input.config.dataDir });
   return { rows, orphans, durationMs: Math.round(performance.now() - started) };
 }
 

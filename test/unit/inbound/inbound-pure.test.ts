@@ -7,7 +7,11 @@ import { describe, it } from 'node:test';
 import { planIntake } from '../../../src/mta/inbound-intake';
 import { contentDisposition, safeContentType } from '../../../src/modules/inbound/inbound-view';
 import { sanitizeFilename } from '../../../src/modules/inbound/parse-message';
-import { deleteRawMessage, readRawMessage, storeRawMessage } from '../../../src/modules/inbound/raw-store';
+import {
+  deleteRawMessage,
+  readRawMessage,
+  storeRawMessage,
+} from '../../../src/modules/inbound/raw-file-store';
 
 describe('sanitizeFilename', () => {
   const cases: [string | undefined, string | null][] = [

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import type { DNSResolver } from 'mailauth';
 import { cachedMailauthResolver } from '../../../src/modules/inbound/dns-cache';
 import { inboundLimit } from '../../../src/modules/inbound/inbound-limit';
-import { readRawMessage, storeRawMessage } from '../../../src/modules/inbound/raw-store';
+import { readRawMessage, storeRawMessage } from '../../../src/modules/inbound/raw-file-store';
 
 /** A DNS answering from a table, counting the questions it was asked. */
 function tableDns(table: Record<string, string[][] | string[] | string>): {

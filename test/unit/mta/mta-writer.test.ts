@@ -11,6 +11,7 @@ import { acceptInbound } from '../../../src/mta/inbound-intake';
 import { startMtaWriter } from '../../../src/mta/mta-writer';
 import type { TestDb } from '../../helpers/test-db';
 import { createTestDb } from '../../helpers/test-db';
+import { fileRawStore } from '../../../src/modules/inbound/raw-file-store';
 
 const base: MtaOutcomePayload = {
   emailId: 'email_0000000000000000000000000b',
@@ -146,7 +147,7 @@ describe('the mta writer thread (units mta.delivery-reports and mta.intake, real
       await assert.rejects(
         acceptInbound({
           commit: broken.intake,
-          dataDir,
+          store: fileRawStore(dataDir),
           message: () => Readable.from([Buffer.from('Subject: x\r\n\r\nbody\r\n')]),
           envelope,
           recipients,

@@ -7,7 +7,6 @@ import {
 } from '../../../src/modules/emails/emails.errors';
 import { submitterSuspended } from '../../../src/modules/sending/submit-message';
 import {
-  AuthFailureLimiter,
   apiKeyOf,
   submissionAuthOffered,
   submissionErrorVerdict,
@@ -24,16 +23,6 @@ describe('submission verdicts', () => {
     assert.equal(apiKeyOf(' re_live_abc '), 're_live_abc');
     assert.equal(apiKeyOf('re_live_'), undefined);
     assert.equal(apiKeyOf('hunter2'), undefined);
-  });
-
-  it('limits failed AUTH per IP within the window', () => {
-    const limiter = new AuthFailureLimiter(2, 1000);
-    limiter.record('1.2.3.4', 0);
-    assert.equal(limiter.blocked('1.2.3.4', 1), false);
-    limiter.record('1.2.3.4', 2);
-    assert.equal(limiter.blocked('1.2.3.4', 3), true);
-    assert.equal(limiter.blocked('5.6.7.8', 3), false);
-    assert.equal(limiter.blocked('1.2.3.4', 1001), false);
   });
 
   it('maps the API refusals to 5xx and quota to 451 4.7.1', () => {

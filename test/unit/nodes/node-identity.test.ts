@@ -68,7 +68,7 @@ describe('node identity and roles', () => {
 
     it('claims email-send only on a node that runs an mta; the node sweep anywhere', () => {
       const { config } = loadConfig({
-        DATA_DIR: t.file.replace(/mail\.db$/, ''),
+        DATA_DIR: t.dataDir,
         SECRET_KEY: 'x'.repeat(40),
       });
       const full = createHandlers({ db: t.db, config, roles: ['api', 'worker', 'mta'] });

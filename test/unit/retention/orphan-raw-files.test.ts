@@ -12,7 +12,7 @@ import { acceptInbound, enqueueIntakeJobs } from '../../../src/mta/inbound-intak
 import { insertUser } from '../../../src/modules/accounts/accounts.repository';
 import { enqueueBounceReport } from '../../../src/modules/bounces/intake-payload';
 import { insertInbound } from '../../../src/modules/inbound/inbound.repository';
-import { storeRawMessage } from '../../../src/modules/inbound/raw-store';
+import { fileRawStore, storeRawMessage } from '../../../src/modules/inbound/raw-file-store';
 import { sweepOrphanRawFiles } from '../../../src/modules/retention/orphan-raw-files';
 import { runRetention } from '../../../src/modules/retention/retention.jobs';
 import { isoNow } from '../../../src/shared/clock';
@@ -48,7 +48,7 @@ describe('retention: orphaned raw inbound files (real database, real files)', ()
   const accept = async (recipients: RoutedRecipient[]): Promise<string[]> => {
     await acceptInbound({
       commit: (jobs) => db.transaction().execute((trx) => enqueueIntakeJobs(trx, jobs)),
-      dataDir,
+      store: fileRawStore(dataDir),
       message: () => Readable.from([MESSAGE]),
       envelope,
       recipients,
