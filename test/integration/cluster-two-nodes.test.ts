@@ -188,7 +188,7 @@ describe('two appliance nodes on one PostgreSQL', requirePostgres(), () => {
   it(
     `finishes every accepted email through the other node when one is SIGKILLed during ${KILL_RUN} sends`,
     { timeout: 300_000 },
-    async () => {
+    async (t) => {
       const accepted = new Set<string>();
       // Every tenth recipient is deferred once by the sink: what node A's MTA takes of those
       // waits in its queue when A dies (its next retry is 10 minutes away).
@@ -279,6 +279,10 @@ describe('two appliance nodes on one PostgreSQL', requirePostgres(), () => {
       assert.equal(
         new Set(deliveredBy.map((e) => e.email_id)).size,
         new Set(handedBack.map((e) => e.email_id)).size,
+      );
+      const twice = ids.filter((id) => (counts.get(id) ?? 0) > 1).length;
+      t.diagnostic(
+        `accepted ${ids.length} of ${KILL_RUN}; handed back ${new Set(handedBack.map((e) => e.email_id)).size}; at the sink twice: ${twice}`,
       );
     },
   );
