@@ -25,6 +25,7 @@ import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup/backup-com
 import { bouncesClassifyCommand } from './bounces-classify';
 import { configDocsMarkdown } from './config-docs';
 import { DOCTOR_USAGE, doctorCommand } from './doctor/doctor-command';
+import { MIGRATE_USAGE, migrateToPostgresCommand } from './migrate-to-postgres/migrate-to-postgres-command';
 import { restrictNewFiles } from '../shared/private-files';
 
 const USAGE = `usage: npm run ctl -- <command>
@@ -45,6 +46,7 @@ const USAGE = `usage: npm run ctl -- <command>
   bounces classify FILE...                   read bounce/complaint reports: one JSON line per file
 ${BACKUP_USAGE}
 ${DOCTOR_USAGE}
+${MIGRATE_USAGE}
 `;
 
 const operator: Actor = {
@@ -187,6 +189,9 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'doctor':
       process.exitCode = await doctorCommand(rest);
+      return;
+    case 'migrate-to-postgres':
+      process.exitCode = await migrateToPostgresCommand(rest);
       return;
     default:
       process.stdout.write(USAGE);
