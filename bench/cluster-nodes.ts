@@ -92,8 +92,23 @@ export function postmasterPid(url: string): number | undefined {
   return undefined;
 }
 
-/** CPU ms the PostgreSQL server (postmaster and its backends) has used, or NaN when not local. */
+/**
+ * CPU ms the PostgreSQL server has used, or NaN when not local: user + system time of the
+ * postmaster and its live backends, plus what its exited backends used (cutime + cstime:
+ * the postmaster reaps them, and a pool closes idle connections between runs).
+ */
 export function postgresCpuMs(pid: number | undefined): number {
   if (pid === undefined) return NaN;
-  return processTree(pid).reduce((a, p) => a + cpuMs(p), 0);
+  return processTree(pid).reduce((a, p) => a + cpuMs(p) + reapedChildrenCpuMs(p), 0);
+}
+
+/** cutime + cstime of a process (fields 16 and 17 of /proc/<pid>/stat, 100 Hz ticks), 0 when gone. */
+function reapedChildrenCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(rest[13]) + Number(rest[14])) * 10;
+  } catch {
+    return 0;
+  }
 }
