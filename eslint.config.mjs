@@ -59,9 +59,10 @@ export default tseslint.config(
     // Layers point one way (issue 18 item 2, STYLE.md convention 11): src/http, src/worker and
     // src/mta import modules, never the reverse. A module's routes file may use the surface src/http
     // offers route declarations: route.ts, body.ts, context.ts, authenticate.ts and the per-route
-    // limiter (rate-limit.ts, rate-limiter.ts); everything else there (app, server, error and
-    // metrics middleware, OpenAPI assembly, the send writer) is internal. Contracts a module needs
-    // from below (job handlers, payloads) live in src/jobs or in the owning module.
+    // limiter (rate-limit.ts; its class is src/shared/rate-limiter.ts); everything else there
+    // (app, server, error and metrics middleware, OpenAPI assembly, the send writer) is internal.
+    // Contracts a module needs from below (job handlers, payloads) live in src/jobs or in the
+    // owning module.
     files: ['src/modules/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -74,8 +75,7 @@ export default tseslint.config(
                 'Modules never import src/worker or src/mta: move the contract into src/jobs or the module.',
             },
             {
-              regex:
-                '(^|/)http/(?!(route|body|context|authenticate|rate-limit|rate-limiter|response-schema)$)',
+              regex: '(^|/)http/(?!(route|body|context|authenticate|rate-limit|response-schema)$)',
               message:
                 'Modules import only the route surface of src/http (route, body, context, authenticate, rate-limit, response-schema).',
             },

@@ -17,7 +17,7 @@ import { outboundTlsOf, trackOutboundTls } from '../../src/mta/outbound-tls-sess
 import { REFUSED_MX_NOTE, UNSIGNED_NOTE } from '../../src/mta/signing-state';
 import { iniInteger, iniValue } from '../ini';
 import type { HarakaAddress, HarakaHmail, HarakaNext, HarakaPlugin, HarakaRecipient } from '../types';
-import { deliveryFinished, destinationDelivered, pacedDeferral, pacedRetry } from './pacing';
+import { deliveryFinished, destinationDelivered, pacedDeferral, pacingOf } from './pacing';
 import { onHook, report, text } from './record-outcome';
 import type { Relay } from './route';
 import { routeMessage } from './route';
@@ -68,6 +68,18 @@ export function register(this: HarakaPlugin): void {
   if (!Array.isArray(intervals)) throw new Error("Haraka's outbound config has no temp_fail_intervals");
   state.retryBudget = intervals.length;
   const sts = setUpSts(this);
+  if (state.relay === undefined) {
+    // At start, not at the first delivery: the back-offs of the previous run apply from the
+    // first message on, and the metrics snapshot is written from now on.
+    try {
+      pacingOf(this);
+    } catch (err) {
+      this.logwarn('destination pacing not set up at start: set up at the first delivery', {
+        event: 'mta_destination_pacing_deferred',
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
   this.loginfo(state.relay ? 'outbound via SMTP_RELAY' : "outbound to each domain's MX", {
     event: 'mta_outbound_route',
     relay: state.relay ? `${state.relay.exchange}:${state.relay.port}` : null,
@@ -126,19 +138,20 @@ export function recordDeferred(
   },
 ): void {
   deliveryFinished(hmail);
-  const capped = pacedRetry(hmail);
-  if (capped !== undefined) {
-    // Held for the destination's caps: no attempt was made, nothing to record.
-    next(constants.denysoft, String(capped));
-    return;
-  }
   const paced = pacedDeferral(this, hmail, params, text(params.err));
   // DENYSOFT with seconds: Haraka retries then instead of at its own interval (deferred_respond).
+  // A hold always answers so: it gave back its num_failures, so Haraka has no interval for it.
   const retry = () =>
     paced.retryInSeconds === undefined ? next() : next(constants.denysoft, String(paced.retryInSeconds));
+  if (!paced.record) {
+    // Held again within a hold period the timeline already shows.
+    retry();
+    return;
+  }
   onHook(
     this,
-    next,
+    // Haraka's own DSNs are not recorded (onHook answers next() for them): held, they wait too.
+    (code?: number, msg?: unknown) => (code === undefined ? retry() : next(code, msg)),
     hmail,
     'deferred',
     (emailId) => ({
@@ -154,8 +167,8 @@ export function recordDeferred(
       at: new Date().toISOString(),
       tls: outboundTlsOf(hmail),
     }),
-    // CONT: retry at the next interval (or at the destination's back-off end), recorded
-    // or not (the next attempt records again).
+    // CONT: retry at the next interval (or when the destination opens), recorded or not
+    // (the next attempt records again).
     retry,
     // OK here deletes the queue file.
     () => next(constants.ok),

@@ -287,6 +287,18 @@ export const configTable = {
     '60,300,900,3600,7200,14400,28800',
     'Seconds (each ≥ 5: Haraka ignores shorter intervals) between delivery retries of deferred mail; when exhausted the recipient is `failed`.',
   ),
+  mtaBackoffBaseS: key(
+    'MTA_BACKOFF_BASE_S',
+    int(1, 24 * 3600),
+    '60',
+    'Seconds a destination (the MX provider) is backed off after its first throttling reply (421, 4.7.x "rate limited", refused connections); each further episode doubles it, ±25 % jitter, up to MTA_BACKOFF_MAX_S (docs/deliverability.md).',
+  ),
+  mtaBackoffMaxS: key(
+    'MTA_BACKOFF_MAX_S',
+    int(1, 7 * 24 * 3600),
+    '1800',
+    'Longest back-off of a throttling destination, in seconds.',
+  ),
   webhookRetryBaseMs: key(
     'WEBHOOK_RETRY_BASE_MS',
     int(1),

@@ -20,7 +20,7 @@ import { healthRoutes } from './health.routes';
 import { createMetrics } from './metrics';
 import { openApiRoutes } from './openapi';
 import { rateLimitByIp } from './rate-limit';
-import { RateLimiter } from './rate-limiter';
+import { RateLimiter } from '../shared/rate-limiter';
 import { CredentialAttempts } from '../modules/accounts/credential-attempts';
 import type { Operation } from './route';
 import { mountGroup, unmatchedMethod } from './route-mount';

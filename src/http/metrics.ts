@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { nodeRoles } from '../config';
 import { oldestQueuedAgeMs, queueDepths } from '../jobs/queue-stats';
 import { QUEUES } from '../jobs/queues';
+import type { DestinationGaugeValues } from '../mta/destination-metrics';
 import { gaugeValues, readSnapshot } from '../mta/destination-metrics';
 import { listNodes } from '../modules/nodes/nodes.repository';
 import { STATUSES } from '../modules/stats/stats-overview';
@@ -121,46 +122,54 @@ export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'sessions'>)
       uptime.set({ node }, process.uptime());
     },
   });
-  // Per-destination pacing (issue 22 item 2): the mta's snapshot in DATA_DIR, read at scrape time.
-  const destinationGauges = {
-    inFlight: new Gauge({
-      name: 'mail_destination_in_flight',
-      help: 'Deliveries in flight per destination (registrable domain of the MX host).',
-      labelNames: ['destination'],
-      registers: [registry],
-      // Registered first, so it is collected first: it sets all four from one read of the snapshot.
-      collect() {
-        const snapshot = readSnapshot(deps.config.dataDir);
-        for (const gauge of Object.values(destinationGauges)) gauge.reset();
-        if (snapshot === undefined) return;
-        for (const v of gaugeValues(snapshot, Date.now())) {
-          const labels = { destination: v.destination };
-          destinationGauges.inFlight.set(labels, v.inFlight);
-          destinationGauges.backedOff.set(labels, v.backedOff);
-          destinationGauges.remaining.set(labels, v.backoffRemainingSeconds);
-          destinationGauges.deferred.set(labels, v.deferredLastHour);
-        }
-      },
-    }),
-    backedOff: new Gauge({
-      name: 'mail_destination_backed_off',
-      help: '1 while a destination is backed off after throttling us, else 0.',
-      labelNames: ['destination'],
-      registers: [registry],
-    }),
-    remaining: new Gauge({
-      name: 'mail_destination_backoff_remaining_seconds',
-      help: 'Seconds until a backed-off destination is tried again (0 when not backed off).',
-      labelNames: ['destination'],
-      registers: [registry],
-    }),
-    deferred: new Gauge({
-      name: 'mail_destination_deferred_last_hour',
-      help: 'Deferrals per destination in the last hour (remote 4xx, refused connections, held back).',
-      labelNames: ['destination'],
-      registers: [registry],
-    }),
+  // Per-destination pacing (issue 22 item 2): the numbers the mta counted, from its snapshot in
+  // DATA_DIR. prom-client collects the gauges concurrently: the four share one read while it runs.
+  let read: Promise<DestinationGaugeValues[]> | undefined;
+  const destinationValues = (): Promise<DestinationGaugeValues[]> => {
+    if (read === undefined) {
+      const now = Date.now();
+      const current = readSnapshot(deps.config.dataDir).then((s) =>
+        s === undefined ? [] : gaugeValues(s, now),
+      );
+      read = current;
+      void current.finally(() => {
+        if (read === current) read = undefined;
+      });
+    }
+    return read;
   };
+  const destinationGauge = (name: string, help: string, pick: (v: DestinationGaugeValues) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['destination'],
+      registers: [registry],
+      async collect() {
+        const values = await destinationValues();
+        this.reset();
+        for (const v of values) this.set({ destination: v.destination }, pick(v));
+      },
+    });
+  destinationGauge(
+    'mail_destination_in_flight',
+    'Deliveries in flight per destination (registrable domain of the MX host).',
+    (v) => v.inFlight,
+  );
+  destinationGauge(
+    'mail_destination_backed_off',
+    '1 while a destination is backed off after throttling us, else 0.',
+    (v) => v.backedOff,
+  );
+  destinationGauge(
+    'mail_destination_backoff_remaining_seconds',
+    'Seconds until a backed-off destination is tried again (0 when not backed off).',
+    (v) => v.backoffRemainingSeconds,
+  );
+  destinationGauge(
+    'mail_destination_deferred_last_hour',
+    'Deferrals per destination in the last hour (remote 4xx, unreachable MX, and each hold of a message at a backed-off or capped destination, once).',
+    (v) => v.deferredLastHour,
+  );
   const duration = new Histogram({
     name: 'mail_http_request_duration_seconds',
     help: 'HTTP request duration by method, route template and status class.',

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { rateLimited } from '../shared/app-error';
-import type { RateDecision } from './rate-limiter';
+import type { RateDecision } from '../shared/rate-limiter';
 
 /**
  * What rateLimitByIp counts against: the in-memory RateLimiter (per node: HTTP requests)

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { RateLimiter } from '../shared/rate-limiter';
 
 /**
  * Per-destination concurrency and messages-per-minute caps (issue 22, item 2). A destination is
@@ -89,32 +90,45 @@ export function limitFor(limits: DestinationLimits, destination: string): Destin
 
 const MINUTE = 60_000;
 
+/** Why a delivery was not let through; `retryAt` is when to try again (epoch ms). */
+export type GateRefusal = { readonly retryAt: number; readonly cap: 'concurrency' | 'rate' };
+
 /**
  * Counts deliveries per destination in the mta process: those in flight (get_mx let them through,
- * no outcome hook yet) and the starts of the last minute.
+ * no outcome hook yet) and the starts of the last minute, the latter in the same sliding-window
+ * limiter the api's abuse throttling uses (src/shared/rate-limiter.ts), with each destination's
+ * own limit. Neither keeps an idle destination: the in-flight count is dropped at zero, the
+ * limiter sweeps keys idle for two windows.
  */
 export class DestinationGate {
   private readonly inFlight = new Map<string, number>();
-  private readonly starts = new Map<string, number[]>();
+  private readonly starts: RateLimiter;
 
-  constructor(private readonly limits: () => DestinationLimits) {}
+  constructor(
+    private readonly limits: () => DestinationLimits,
+    private readonly now: () => number = Date.now,
+    private readonly random: () => number = Math.random,
+  ) {
+    // The limit passed here is never used: every hit passes the destination's own.
+    this.starts = new RateLimiter(1, MINUTE, now);
+  }
 
   /**
-   * Lets one delivery to `destination` start at `now` (counted until `finished`), or answers the
-   * epoch ms at which to try again: soon for a full concurrency cap, when the oldest start of the
-   * minute leaves the window for the rate cap.
+   * Lets one delivery to `destination` start (counted until `finished`), or answers when to try
+   * again. Not a fixed pause: for the rate cap, when the window lets one more start; for the
+   * concurrency cap, about the time the cap's deliveries take at the allowed rate; jittered, so
+   * that the messages held together do not return together, and never later than one window.
    */
-  tryStart(destination: string, now: number): { readonly started: true } | { readonly retryAt: number } {
+  tryStart(destination: string): { readonly started: true } | GateRefusal {
+    const now = this.now();
     const limit = limitFor(this.limits(), destination);
-    const recent = (this.starts.get(destination) ?? []).filter((t) => t > now - MINUTE);
-    if (recent.length >= limit.perMinute) {
-      this.starts.set(destination, recent);
-      return { retryAt: (recent[0] ?? now) + MINUTE };
-    }
     const busy = this.inFlight.get(destination) ?? 0;
-    if (busy >= limit.concurrency) return { retryAt: now + 5_000 };
-    recent.push(now);
-    this.starts.set(destination, recent);
+    // The slot a delivery at the cap frees comes back after about this long.
+    const spread = Math.max(1_000, (MINUTE / limit.perMinute) * limit.concurrency);
+    const retryAt = (waitMs: number) => now + Math.min(MINUTE, Math.round(waitMs + this.random() * spread));
+    if (busy >= limit.concurrency) return { cap: 'concurrency', retryAt: retryAt(1_000) };
+    const decision = this.starts.hit(destination, limit.perMinute);
+    if (!decision.allowed) return { cap: 'rate', retryAt: retryAt(decision.retryAfterS * 1000) };
     this.inFlight.set(destination, busy + 1);
     return { started: true };
   }
@@ -129,5 +143,15 @@ export class DestinationGate {
   /** Deliveries in flight per destination (for metrics). */
   inFlightCounts(): ReadonlyMap<string, number> {
     return this.inFlight;
+  }
+
+  /** Entries held (in-flight counts and rate windows): an idle destination's go within two windows. */
+  heldEntries(): number {
+    this.starts.sweep();
+    return this.inFlight.size + this.starts.size;
+  }
+
+  stop(): void {
+    this.starts.stop();
   }
 }

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { getDomain } from 'tldts';
+import { saysSlowDown } from '../modules/bounces/throttling';
 
 /**
  * Per-destination back-off of outbound delivery (issue 22, item 2), in the mta process's memory.
@@ -19,11 +20,6 @@ export function destinationOf(mxHost: string): string {
   return getDomain(host) ?? host;
 }
 
-// Phrases large providers use in throttling replies (Gmail 421-4.7.28 "unusual rate", Microsoft
-// 451 4.7.500 "Server busy. Please try again later", Yahoo 421 4.7.0 "[TSS04] … try again later").
-// One alternation of literals: linear on the remote's text.
-const THROTTLING_TEXT = /rate limit|rate-limit|try again later|too many|unusual rate|throttl|slow down/i;
-
 /** What the remote said (or that it could not be reached), as the deferred hook sees it. */
 export interface DeferralReply {
   readonly smtpCode: number | null;
@@ -34,20 +30,21 @@ export interface DeferralReply {
 /**
  * Whether a deferral says the DESTINATION wants us to slow down, not that one mailbox is busy:
  * 421 (RFC 5321 §4.2.3: the service is closing the channel), a 4.7.x (RFC 3463 security or policy
- * status) or 450 with throttling text, or no reply at all because every MX refused the connection
+ * status) or 450 whose text the bounce classifier reads as throttling (one table:
+ * src/modules/bounces/throttling.ts), or no reply at all because every MX refused the connection
  * or timed out (Haraka's "Tried all MXs").
  */
 export function isThrottling(reply: DeferralReply): boolean {
   if (reply.smtpCode === 421) return true;
   if (reply.smtpCode === null) return /^Tried all MXs/.test(reply.text.trim());
   const policy = reply.enhancedStatus?.startsWith('4.7.') === true || reply.smtpCode === 450;
-  return reply.smtpCode >= 400 && reply.smtpCode < 500 && policy && THROTTLING_TEXT.test(reply.text);
+  return reply.smtpCode >= 400 && reply.smtpCode < 500 && policy && saysSlowDown(reply.text);
 }
 
 export interface BackoffOptions {
-  /** First back-off, before jitter. */
+  /** First back-off, before jitter (MTA_BACKOFF_BASE_S). */
   readonly baseMs: number;
-  /** No back-off is longer than this. */
+  /** No back-off is longer than this (MTA_BACKOFF_MAX_S). */
   readonly capMs: number;
   /** [0, 1): the jitter source (tests pass a constant). */
   readonly random: () => number;
@@ -73,7 +70,26 @@ export interface DestinationStanding {
 export class DestinationBackoff {
   private readonly states = new Map<string, BackoffState>();
 
-  constructor(private readonly options: BackoffOptions = DEFAULT_BACKOFF) {}
+  /** `changed` hears of every change of the table (the mta persists it: destination-backoff-file.ts). */
+  constructor(
+    private readonly options: BackoffOptions = DEFAULT_BACKOFF,
+    private readonly changed: (standings: readonly DestinationStanding[]) => void = () => undefined,
+  ) {}
+
+  /**
+   * The standings a previous run left (destination-backoff-file.ts). Only back-offs still on at
+   * `now` are taken: a throttling provider is not hammered by a restart, and one whose back-off
+   * ended while the mta was down is tried as usual.
+   */
+  restore(standings: readonly DestinationStanding[], now: number): number {
+    let restored = 0;
+    for (const s of standings) {
+      if (s.until <= now || s.level < 1) continue;
+      this.states.set(s.destination, { level: s.level, until: s.until });
+      restored += 1;
+    }
+    return restored;
+  }
 
   /**
    * A throttling reply from `destination` at `now`: the back-off starts (or, when it had
@@ -89,6 +105,7 @@ export class DestinationBackoff {
       const jittered = exponential * (0.75 + 0.5 * this.options.random());
       state.until = now + Math.round(Math.min(this.options.capMs, jittered));
       this.states.set(destination, state);
+      this.changed(this.standings());
     }
     return { destination, level: state.level, until: state.until };
   }
@@ -102,6 +119,7 @@ export class DestinationBackoff {
     if (state === undefined) return;
     state.level -= 1;
     if (state.level <= 0) this.states.delete(destination);
+    this.changed(this.standings());
   }
 
   /** The back-off on at `now`, if any. */
@@ -111,7 +129,7 @@ export class DestinationBackoff {
     return { destination, level: state.level, until: state.until };
   }
 
-  /** Every destination with a standing (for metrics). */
+  /** Every destination with a standing (for metrics and the file). */
   standings(): DestinationStanding[] {
     return [...this.states].map(([destination, s]) => ({ destination, level: s.level, until: s.until }));
   }
@@ -123,5 +141,7 @@ export function waitingText(standing: DestinationStanding): string {
   return `waiting: destination ${standing.destination} is throttling us until ${at} UTC`;
 }
 
-/** The mta process's back-off table. */
-export const destinationBackoff = new DestinationBackoff();
+/** The timeline's note for a message held at its destination's concurrency or per-minute cap. */
+export function atLimitText(destination: string): string {
+  return `waiting: destination ${destination} at its limit`;
+}

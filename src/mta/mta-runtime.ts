@@ -121,6 +121,12 @@ export function mtaRawStore(): RawStore {
   return rawStoreFor(mtaDb(), runtimeConfig().dataDir);
 }
 
+/** The first and the longest back-off of a throttling destination, ms (src/mta/destination-pacing.ts). */
+export function mtaBackoffBounds(): { readonly baseMs: number; readonly capMs: number } {
+  const c = runtimeConfig();
+  return { baseMs: c.mtaBackoffBaseS * 1000, capMs: Math.max(c.mtaBackoffBaseS, c.mtaBackoffMaxS) * 1000 };
+}
+
 /** The free-space floor of DATA_DIR, the database and the MTA queue (src/shared/disk-space.ts). */
 export function mtaStorageGuard(): StorageGuard {
   return storageGuardFor(runtimeConfig());

@@ -55,6 +55,8 @@ export interface SmtpSink {
   waitForMessages(n: number, timeoutMs?: number): Promise<SinkMessage[]>;
   /** Reply to RCPT TO for this address (case-insensitive); undefined restores plain acceptance. */
   setRecipientBehaviour(address: string, behaviour: SmtpBehaviour | undefined): void;
+  /** Answer RCPT TO for this address only after `ms` (a slow remote: the delivery stays in flight). */
+  setRecipientDelay(address: string, ms: number): void;
   /** Connections accepted so far (including ones refused at the greeting). */
   readonly connections: number;
   /** RCPT TO commands seen for this address, accepted or not. */
@@ -93,6 +95,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   const messages: SinkMessage[] = [];
   const waiters = new Set<Waiter>();
   const recipientBehaviours = new Map<string, SmtpBehaviour>();
+  const delays = new Map<string, number>();
   const attempts = new Map<string, number>();
   let dataBehaviour: SmtpBehaviour | undefined;
   let dataAttempts = 0;
@@ -151,7 +154,10 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       const attempt = (attempts.get(key) ?? 0) + 1;
       attempts.set(key, attempt);
       const decision = decide(recipientBehaviours.get(key), attempt);
-      callback(decision === 'accept' ? null : smtpError(decision));
+      const answer = () => callback(decision === 'accept' ? null : smtpError(decision));
+      const delay = delays.get(key);
+      if (delay === undefined) answer();
+      else setTimeout(answer, delay);
     },
     onData(stream, session, callback) {
       onData(stream, session).then(
@@ -213,6 +219,9 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     rcptAttempts(address) {
       return attempts.get(address.toLowerCase()) ?? 0;
     },
+    setRecipientDelay(address, ms) {
+      delays.set(address.toLowerCase(), ms);
+    },
     setDataBehaviour(behaviour) {
       dataBehaviour = behaviour;
       dataAttempts = 0;
@@ -220,6 +229,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     reset() {
       messages.length = 0;
       recipientBehaviours.clear();
+      delays.clear();
       attempts.clear();
       dataBehaviour = undefined;
       dataAttempts = 0;

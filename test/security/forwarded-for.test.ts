@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { RateLimiter } from '../../src/http/rate-limiter';
+import { RateLimiter } from '../../src/shared/rate-limiter';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 

@@ -5,6 +5,7 @@ import type { BounceKind, BounceReason, DeliveryRecord } from './bounce-result';
 import { isClassOnly, reasonOfStatus } from './enhanced-status';
 import { BEFORE_DATA } from './smtp-command';
 import { normaliseDiagnostic, settledReason, textSays } from './status-patterns';
+import { saysSlowDown } from './throttling';
 
 interface Evidence {
   readonly rec: DeliveryRecord;
@@ -111,11 +112,9 @@ const FIRST_PASS: readonly [BounceReason, (e: Evidence) => boolean][] = [
 function throttled(e: Evidence): boolean {
   if (!isTemporary(e.rec)) return false;
   if (e.rec.status?.startsWith('4.7.') === true) return true;
-  return (
-    textSays('speeding', e.text) ||
-    textSays('toomanyconn', e.text) ||
-    /\btry (?:again )?later\b|\bgreylist|\brate limit|\bthrottl|\bslow down\b/.test(e.text)
-  );
+  // The slow-down table pacing uses too (throttling.ts); greylisting only here: it defers one
+  // message, not the destination.
+  return saysSlowDown(e.text) || /\bgreylist/.test(e.text);
 }
 
 function spamByEvidence(e: Evidence): boolean {

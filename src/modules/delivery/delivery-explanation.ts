@@ -62,6 +62,8 @@ function deferred(facts: DeliveryFacts, intervals: readonly number[]): DeliveryV
   if (!last || !m) return undefined;
   const attempt = Number(m[1]);
   const reply = m[2] ?? '';
+  const held = heldView(reply, last.createdAt, attempt);
+  if (held) return held;
   const { next, giveUp } = mtaSchedule(last.createdAt, attempt, intervals);
   const cause = explainDeferral(reply);
   const explanation =
@@ -73,6 +75,34 @@ function deferred(facts: DeliveryFacts, intervals: readonly number[]): DeliveryV
     attempts: attempt,
     nextAttemptAt: next,
     lastDeferral: { at: last.createdAt, reply, explanation },
+    summary: explanation,
+  };
+}
+
+// The MTA's note for a message its per-destination pacing holds back without connecting
+// (src/mta/destination-pacing.ts waitingText / atLimitText): not a refusal, and no retry spent.
+const HOLD = /^waiting: destination (\S+) (?:is throttling us until (\d\d):(\d\d) UTC|at its limit)$/;
+
+function heldView(reply: string, at: string, attempt: number): DeliveryView | undefined {
+  const m = HOLD.exec(reply);
+  if (!m) return undefined;
+  const [, destination, hh, mm] = m;
+  let next: string | null = null;
+  let explanation = `Our mail server is sending to ${destination} as fast as its per-destination limits allow, and sends this message as soon as one of its slots is free. Waiting spends none of the retries.`;
+  if (hh !== undefined && mm !== undefined) {
+    // HH:MM is after the note was written: today's, or tomorrow's when that is earlier.
+    const noted = Date.parse(at);
+    const day = new Date(noted);
+    let until = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), Number(hh), Number(mm));
+    if (until < noted - 60_000) until += 24 * 3_600_000;
+    next = new Date(until).toISOString();
+    explanation = `${destination}, the recipient’s mail provider, asked us to slow down, so our mail server holds every message to it until ${next} and then tries again. Waiting spends none of the retries.`;
+  }
+  return {
+    state: 'deferred',
+    attempts: attempt,
+    nextAttemptAt: next,
+    lastDeferral: { at, reply, explanation },
     summary: explanation,
   };
 }

@@ -4,8 +4,9 @@ import { readRawBody } from '../../http/body';
 import { RouteGroup } from '../../http/route';
 import { validationError } from '../../shared/app-error';
 import { ONE_CLICK } from '../sending/emails.schemas';
-import { unsubscribeOneClick, unsubscribeTarget } from './unsubscribe.usecases';
-import { unsubscribeKey } from './unsubscribe-token';
+import { isOneClickBody } from './one-click-body';
+import { unsubscribeLinkNotFound, unsubscribeOneClick, unsubscribeTarget } from './unsubscribe.usecases';
+import { unsubscribeKey, verifyUnsubscribeToken } from './unsubscribe-token';
 
 const MAX_BODY = 4096;
 
@@ -22,19 +23,6 @@ function page(ctx: Koa.Context, title: string, body: string): void {
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1rem}</style></head><body><main>${body}</main></body></html>`;
-}
-
-/**
- * RFC 8058 §3.2: the POST carries `List-Unsubscribe=One-Click` as
- * application/x-www-form-urlencoded or multipart/form-data. Anything else is refused,
- * so a stray POST (a scanner, a preview) does not unsubscribe anyone.
- */
-function isOneClickBody(contentType: string, raw: Buffer): boolean {
-  const text = raw.toString('utf8');
-  if (contentType.startsWith('multipart/form-data')) {
-    return text.includes('name="List-Unsubscribe"') && text.includes('One-Click');
-  }
-  return new URLSearchParams(text).get('List-Unsubscribe') === 'One-Click';
 }
 
 /**
@@ -85,8 +73,12 @@ export function publicUnsubscribeRoutes(deps: ApiDeps): RouteGroup {
       errors: ['UNSUBSCRIBE_LINK_NOT_FOUND', 'VALIDATION_ERROR'],
     },
     async (ctx) => {
+      // The token's HMAC first: a POST to a link that is not ours costs no body read (up to
+      // 4 KiB) and no parse; it is refused as the usecase would refuse it.
+      if (verifyUnsubscribeToken(key, ctx.params.token ?? '') === undefined) throw unsubscribeLinkNotFound();
       const raw = await readRawBody(ctx, MAX_BODY);
-      if (!isOneClickBody(ctx.get('content-type').toLowerCase(), raw)) {
+      // The boundary parameter is case-sensitive: the header as sent.
+      if (!isOneClickBody(ctx.get('content-type'), raw)) {
         throw validationError(`the body must be ${ONE_CLICK} (RFC 8058 §3.2)`, {
           fields: [{ field: '(body)', message: 'must be List-Unsubscribe=One-Click' }],
         });

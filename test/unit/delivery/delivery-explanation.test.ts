@@ -52,6 +52,29 @@ describe('deliveryView', () => {
     );
   });
 
+  it('a message held by per-destination pacing: when it is tried again, and that no retry is spent', () => {
+    const view = (message: string) =>
+      deliveryView(
+        facts({
+          status: 'deferred',
+          attempts: 1,
+          recipients: [{ status: 'deferred' }],
+          events: [{ type: 'deferred', message, createdAt: '2026-11-26T23:50:00.000Z' }],
+        }),
+        undefined,
+        INTERVALS,
+        NOW,
+      );
+    const throttled = view('attempt 1: waiting: destination google.com is throttling us until 00:20 UTC');
+    assert.equal(throttled.state, 'deferred');
+    assert.equal(throttled.nextAttemptAt, '2026-11-27T00:20:00.000Z', 'past midnight: the next day');
+    assert.match(throttled.summary, /^google\.com, the recipient’s mail provider, asked us to slow down/);
+    assert.match(throttled.summary, /Waiting spends none of the retries\.$/);
+    const capped = view('attempt 1: waiting: destination google.com at its limit');
+    assert.equal(capped.nextAttemptAt, null);
+    assert.match(capped.summary, /as fast as its per-destination limits allow/);
+  });
+
   it('after the last interval there is no next attempt', () => {
     const view = deliveryView(
       facts({

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import {
   DEFAULT_LIMITS,
   DestinationGate,
@@ -56,24 +56,65 @@ describe('destination limits', () => {
 });
 
 describe('DestinationGate', () => {
-  it('caps deliveries in flight per destination', () => {
-    const gate = new DestinationGate(() => ({ default: { concurrency: 2, perMinute: 100 } }));
-    assert.deepEqual(gate.tryStart('a.com', 0), { started: true });
-    assert.deepEqual(gate.tryStart('a.com', 1), { started: true });
-    assert.deepEqual(gate.tryStart('a.com', 2), { retryAt: 5_002 });
-    assert.deepEqual(gate.tryStart('b.com', 3), { started: true }, 'other destinations are not held');
-    gate.finished('a.com');
-    assert.deepEqual(gate.tryStart('a.com', 4), { started: true });
-    assert.equal(gate.inFlightCounts().get('a.com'), 2);
+  let now = 0;
+  const clock = () => now;
+  const gates: DestinationGate[] = [];
+  const gateOf = (limit: { concurrency: number; perMinute: number }, random = () => 0) => {
+    const gate = new DestinationGate(() => ({ default: limit }), clock, random);
+    gates.push(gate);
+    return gate;
+  };
+  after(() => {
+    for (const g of gates) g.stop();
   });
 
-  it('caps deliveries started per rolling minute', () => {
-    const gate = new DestinationGate(() => ({ default: { concurrency: 100, perMinute: 2 } }));
-    gate.tryStart('a.com', 1_000);
+  it('caps deliveries in flight per destination, retrying jittered within the window', () => {
+    now = 0;
+    const gate = gateOf({ concurrency: 2, perMinute: 120 });
+    assert.deepEqual(gate.tryStart('a.com'), { started: true });
+    assert.deepEqual(gate.tryStart('a.com'), { started: true });
+    // Not a fixed 5 s: a second, plus up to the time the cap's two deliveries take at 120/min.
+    now = 2;
+    assert.deepEqual(gate.tryStart('a.com'), { cap: 'concurrency', retryAt: 1_002 });
+    const high = gateOf({ concurrency: 2, perMinute: 120 }, () => 0.999);
+    high.tryStart('a.com');
+    high.tryStart('a.com');
+    assert.deepEqual(high.tryStart('a.com'), { cap: 'concurrency', retryAt: 2 + 1_000 + 999 });
+    assert.deepEqual(gate.tryStart('b.com'), { started: true }, 'other destinations are not held');
     gate.finished('a.com');
-    gate.tryStart('a.com', 20_000);
+    assert.deepEqual(gate.tryStart('a.com'), { started: true });
+    assert.equal(gate.inFlightCounts().get('a.com'), 2);
+    // A slow destination (one a minute, five at once): never later than one window.
+    const slow = gateOf({ concurrency: 1, perMinute: 1 }, () => 0.999);
+    slow.tryStart('s.com');
+    const refused = slow.tryStart('s.com');
+    assert.ok('retryAt' in refused && refused.retryAt <= now + 60_000, JSON.stringify(refused));
+  });
+
+  it('caps deliveries started per minute with the shared sliding-window limiter', () => {
+    now = 1_000;
+    const gate = gateOf({ concurrency: 100, perMinute: 2 });
+    gate.tryStart('a.com');
     gate.finished('a.com');
-    assert.deepEqual(gate.tryStart('a.com', 30_000), { retryAt: 61_000 });
-    assert.deepEqual(gate.tryStart('a.com', 61_001), { started: true });
+    now = 20_000;
+    gate.tryStart('a.com');
+    gate.finished('a.com');
+    now = 30_000;
+    // The window (src/shared/rate-limiter.ts) opens again at 60 000.
+    assert.deepEqual(gate.tryStart('a.com'), { cap: 'rate', retryAt: 60_000 });
+    now = 121_000;
+    assert.deepEqual(gate.tryStart('a.com'), { started: true });
+  });
+
+  it('forgets idle destinations', () => {
+    now = 0;
+    const gate = gateOf({ concurrency: 5, perMinute: 100 });
+    for (let i = 0; i < 50; i++) {
+      gate.tryStart(`d${i}.com`);
+      gate.finished(`d${i}.com`);
+    }
+    assert.equal(gate.heldEntries(), 50);
+    now = 3 * 60_000;
+    assert.equal(gate.heldEntries(), 0);
   });
 });

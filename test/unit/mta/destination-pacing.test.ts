@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { eventMessageFor, formatSmtpResponse } from '../../../src/modules/delivery/delivery-status';
 import { deliveryOutcomes } from '../../../src/mta/delivery-outcome';
+import { STATUS_PATTERNS } from '../../../src/modules/bounces/status-patterns';
+import { THROTTLING_REASONS } from '../../../src/modules/bounces/throttling';
+import { BACKOFF_FILE, backoffFileText, parseBackoffFile } from '../../../src/mta/destination-backoff-file';
 import {
+  atLimitText,
   DestinationBackoff,
   destinationOf,
   isThrottling,
@@ -36,6 +40,17 @@ describe('isThrottling', () => {
     assert.ok(isThrottling(reply(450, null, 'Too many connections from your IP')));
     assert.ok(isThrottling(reply(452, '4.7.1', 'Rate limit exceeded')));
     assert.ok(isThrottling(reply(null, null, 'Tried all MXs')));
+  });
+  it('reads every throttling wording of the bounce classifier as throttling (one table)', () => {
+    const rows = STATUS_PATTERNS.filter((r) => (THROTTLING_REASONS as readonly string[]).includes(r.reason));
+    assert.ok(rows.length >= 8, `${rows.length} rows`);
+    for (const r of rows) {
+      // The row's own example, as a 4.7.x deferral (the code the example carries aside).
+      assert.ok(isThrottling(reply(451, '4.7.0', r.example)), r.example);
+    }
+    assert.ok(
+      isThrottling(reply(451, '4.7.652', 'The mail server has exceeded the maximum number of connections.')),
+    );
   });
   it('leaves a busy mailbox, greylisting and DNS errors to the message’s own retries', () => {
     assert.ok(!isThrottling(reply(451, '4.3.0', 'Mailbox busy')));
@@ -79,12 +94,61 @@ describe('DestinationBackoff', () => {
     b.delivered('d');
     assert.deepEqual(b.standings(), []);
   });
+  it('survives a restart through its file, leaving out the back-offs that ended', () => {
+    const saved: string[] = [];
+    const b = new DestinationBackoff({ baseMs: minute, capMs: 30 * minute, random: () => 0.5 }, (s) =>
+      saved.push(backoffFileText(s)),
+    );
+    b.throttled('google.com', 0);
+    b.throttled('google.com', 2 * minute);
+    b.throttled('outlook.com', 2 * minute);
+    b.throttled('outlook.com', 2 * minute + 1);
+    assert.equal(saved.length, 3, 'written on each change, not on a reply within an episode');
+    const restarted = new DestinationBackoff({ baseMs: minute, capMs: 30 * minute, random: () => 0.5 });
+    // Google's second back-off (2 min) ends at 4 min; Outlook's first (1 min) at 3 min.
+    const at = 3 * minute + 30_000;
+    assert.equal(restarted.restore(parseBackoffFile(saved.at(-1) ?? ''), at), 1);
+    assert.deepEqual(restarted.backedOff('google.com', at), {
+      destination: 'google.com',
+      level: 2,
+      until: 4 * minute,
+    });
+    assert.equal(restarted.backedOff('outlook.com', at), undefined, 'ended while the mta was down');
+    // The level came back too: the next episode is longer.
+    assert.equal(restarted.throttled('google.com', 5 * minute).until, 9 * minute);
+    b.delivered('outlook.com');
+    assert.deepEqual(
+      parseBackoffFile(saved.at(-1) ?? '').map((s) => s.destination),
+      ['google.com'],
+      'a destination that resumed leaves the file',
+    );
+  });
+  it('skips what is not a back-off in its file', () => {
+    assert.equal(BACKOFF_FILE, 'mta-backoff.json');
+    assert.deepEqual(parseBackoffFile('{"half'), []);
+    assert.deepEqual(parseBackoffFile('[]'), []);
+    assert.deepEqual(
+      parseBackoffFile(
+        JSON.stringify({
+          destinations: [
+            { destination: 'a.com', level: 1, until: 5 },
+            { destination: 'b.com', level: '1', until: 5 },
+            { destination: '', level: 1, until: 5 },
+            { destination: 'c.com', level: 1.5, until: 5 },
+            null,
+          ],
+        }),
+      ),
+      [{ destination: 'a.com', level: 1, until: 5 }],
+    );
+  });
   it('tells the timeline when the destination is tried again', () => {
     const at = Date.parse('2026-11-26T17:15:00Z');
     assert.equal(
       waitingText({ destination: 'google.com', level: 1, until: at + 30 * minute }),
       'waiting: destination google.com is throttling us until 17:45 UTC',
     );
+    assert.equal(atLimitText('google.com'), 'waiting: destination google.com at its limit');
   });
 });
 

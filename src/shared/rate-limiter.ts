@@ -2,9 +2,12 @@
  * In-memory sliding-window counter (two fixed windows, weighted), one per key.
  * Memory is bounded twice: stale keys are swept on a timer, and at most `maxKeys`
  * are held at once (issue 17 finding 8: spoofed addresses grew the map without bound
- * within a window). The per-request limit: counting every request in the database would
- * add a write to each, so it stays per api process — per node in a cluster, N× behind a
- * load balancer, reset on restart (docs/scaling.md, "Rate limits"). Credential attempts,
+ * within a window). Process memory is the right scope for both users: the api's abuse
+ * throttling (counters reset on restart, documented in docs/api.md) and the mta's
+ * per-destination messages-per-minute caps (src/mta/destination-limits.ts), which pass
+ * each key's own limit to `hit`. The api's per-request limit stays per api process even
+ * in a cluster — per node, N× behind a load balancer (docs/scaling.md, "Rate limits"):
+ * counting every request in the database would add a write to each. Credential attempts,
  * where a per-node budget would multiply an attacker's guesses, are counted in the
  * database instead (src/modules/accounts/credential-attempts.ts).
  */
@@ -39,21 +42,24 @@ export class RateLimiter {
     this.sweeper.unref();
   }
 
-  /** Counts one hit for `key` and says whether it is within the limit. Refused hits are not counted. */
-  hit(key: string): RateDecision {
+  /**
+   * Counts one hit for `key` and says whether it is within `limit` (the limiter's own unless
+   * the key has its own). Refused hits are not counted.
+   */
+  hit(key: string, limit: number = this.limit): RateDecision {
     const now = this.now();
     const w = this.roll(key, now);
     const elapsed = (now - w.start) / this.windowMs;
     const estimate = w.previous * (1 - elapsed) + w.current;
-    if (estimate + 1 > this.limit) {
+    if (estimate + 1 > limit) {
       const retryAfterS = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
-      return { allowed: false, limit: this.limit, remaining: 0, retryAfterS };
+      return { allowed: false, limit, remaining: 0, retryAfterS };
     }
     w.current += 1;
     return {
       allowed: true,
-      limit: this.limit,
-      remaining: Math.max(0, Math.floor(this.limit - estimate - 1)),
+      limit,
+      remaining: Math.max(0, Math.floor(limit - estimate - 1)),
       retryAfterS: 0,
     };
   }
@@ -86,7 +92,8 @@ export class RateLimiter {
     return this.windows.size;
   }
 
-  private sweep(): void {
+  /** Drops the keys idle for two windows (also on a timer). */
+  sweep(): void {
     const cutoff = this.now() - 2 * this.windowMs;
     for (const [key, w] of this.windows) if (w.start < cutoff) this.windows.delete(key);
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RateLimiter } from '../../../src/http/rate-limiter';
+import { RateLimiter } from '../../../src/shared/rate-limiter';
 
 describe('RateLimiter', () => {
   it('allows up to the limit per key within a window and says when to retry', () => {
