@@ -268,7 +268,7 @@ describe('two appliance nodes on one PostgreSQL', requirePostgres(), () => {
               .where('queue', '=', 'node-sweep')
               .execute();
       const nodes = left.length === 0 ? [] : await db.selectFrom('nodes').selectAll().execute();
-      const held =
+      const heldRows =
         left.length === 0
           ? []
           : await db
@@ -283,7 +283,7 @@ describe('two appliance nodes on one PostgreSQL', requirePostgres(), () => {
       assert.deepEqual(
         left,
         [],
-        `every accepted email reached a terminal state; ${JSON.stringify({ timelines, sweeps, nodes, held })}`,
+        `every accepted email reached a terminal state; ${JSON.stringify({ timelines, sweeps, nodes, heldRows })}`,
       );
       // At least once: every delivered email reached the sink (the dead node's in-flight ones may twice).
       const counts = sinkCounts(sink);
