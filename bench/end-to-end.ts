@@ -3,8 +3,7 @@
 // smtp-source to the same sink, and the same with a private OpenDKIM signing them (issue 18
 // item 10: the stack a self-hoster would assemble instead signs too). Also the memory scenario: idle RSS of the whole appliance
 // after start, and its peak during the run.
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type { Appliance } from '../test/helpers/appliance';
 import type { Bench } from './lib';
 import {
   applianceRss,
@@ -28,14 +27,16 @@ import {
   stopChild,
 } from './lib';
 import { ensureOpendkim, SAMPLE_SENDER, sampleRoute, signedSample, startOpendkim } from './opendkim';
+import type { EmailStore } from './pg-backend';
+import { sqliteEmailStore } from './pg-backend';
 import { startTimingSink } from './timing-sink';
 import type { Options, Section } from './types';
 
-const CONNECTIONS = 32;
+export const CONNECTIONS = 32;
 /** Messages per repeat checked for a DKIM-Signature after the Postfix + OpenDKIM run. */
 const SIGNED_SAMPLE = 10;
 
-interface Run {
+export interface Run {
   rate: number;
   p50: number;
   p99: number;
@@ -57,31 +58,48 @@ function perMessage(
   return out;
 }
 
-async function mailroomRun(
+export interface MailroomRunOptions {
+  /** Where the emails are read (default: the appliance's SQLite file). */
+  readonly store?: EmailStore;
+  /** Nodes sharing one database (default: the bench's appliance): the load is spread over their APIs, CPU and RSS summed. */
+  readonly nodes?: readonly Appliance[];
+}
+
+export async function mailroomRun(
   b: Bench,
   n: number,
   timeoutMs: number,
   peak: Record<string, number>,
+  options: MailroomRunOptions = {},
 ): Promise<Run> {
-  const db = new Database(path.join(b.app.dataDir, 'mail.db'), { readonly: true, fileMustExist: true });
+  const nodes = options.nodes ?? [b.app];
+  const db = options.store ?? sqliteEmailStore(b.app.dataDir);
   const acceptedAt = new Map<string, number>();
   const headers = { authorization: `Bearer ${b.apiKey}`, 'content-type': 'application/json' };
   const t0 = Date.now();
   const since = new Date(t0 - 1).toISOString();
-  const pids = childPids(b.app);
-  const cpuAt = (): Record<string, number> =>
-    Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const pids = nodes.map((node) => childPids(node));
+  const cpuAt = (): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const byName of pids)
+      for (const [name, pid] of Object.entries(byName)) out[name] = (out[name] ?? 0) + cpuMs(pid);
+    return out;
+  };
   const cpu0 = cpuAt();
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      for (const [k, v] of Object.entries(applianceRss(b.app))) peak[k] = Math.max(peak[k] ?? 0, v);
+      const now: Record<string, number> = {};
+      for (const node of nodes)
+        for (const [k, v] of Object.entries(applianceRss(node))) now[k] = (now[k] ?? 0) + v;
+      for (const [k, v] of Object.entries(now)) peak[k] = Math.max(peak[k] ?? 0, v);
       await sleep(250);
     }
   })();
   try {
     const load = await runLoad({
       baseUrl: b.app.baseUrl,
+      baseUrls: nodes.map((node) => node.baseUrl),
       connections: CONNECTIONS,
       budget: n,
       okStatus: 202,
@@ -101,20 +119,15 @@ async function mailroomRun(
       },
     });
     log(`end-to-end: ${load.ok} accepted in ${fmt(load.elapsedMs, 0)} ms (${JSON.stringify(load.statuses)})`);
-    const count = db.prepare(
-      `select count(*) as c from emails where created_at >= ? and status in ('delivered','bounced','failed')`,
-    );
     const deadline = Date.now() + timeoutMs;
     let done = 0;
     while (Date.now() < deadline) {
-      done = (count.get(since) as { c: number }).c;
+      done = await db.finished(since);
       if (done >= load.ok) break;
       await sleep(200);
     }
     const cpu1 = cpuAt();
-    const rows = db
-      .prepare(`select id, delivered_at from emails where created_at >= ? and status = 'delivered'`)
-      .all(since) as { id: string; delivered_at: string }[];
+    const rows = await db.delivered(since);
     const lat: number[] = [];
     let last = t0;
     for (const r of rows) {
@@ -135,7 +148,7 @@ async function mailroomRun(
   } finally {
     sampling = false;
     await sampler;
-    db.close();
+    await db.close();
   }
 }
 

@@ -303,10 +303,12 @@ export function request(
 
 /**
  * `connections` keep-alive connections, each sending requests back to back until `stopAt`
- * (epoch ms) or until `budget` requests were made in total.
+ * (epoch ms) or until `budget` requests were made in total. With `baseUrls` (several nodes),
+ * connection i goes to `baseUrls[i % n]`, as a round-robin load balancer would.
  */
 export async function runLoad(opts: {
   baseUrl: string;
+  baseUrls?: readonly string[];
   connections: number;
   durationMs?: number;
   budget?: number;
@@ -315,13 +317,14 @@ export async function runLoad(opts: {
   onOk?: (seq: number, text: string, tSend: number, tDone: number) => void;
 }): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections });
-  const base = new URL(opts.baseUrl);
+  const bases = (opts.baseUrls ?? [opts.baseUrl]).map((u) => new URL(u));
   const started = performance.now();
   const stopAt = opts.durationMs === undefined ? Infinity : started + opts.durationMs;
   const budget = opts.budget ?? Infinity;
   let seq = 0;
   const res: LoadResult = { ok: 0, failed: 0, statuses: {}, latenciesMs: [], elapsedMs: 0 };
-  const loop = async (): Promise<void> => {
+  const loop = async (connection: number): Promise<void> => {
+    const base = bases[connection % bases.length];
     while (performance.now() < stopAt && seq < budget) {
       const n = seq++;
       const r = opts.make(n);
@@ -343,7 +346,7 @@ export async function runLoad(opts: {
       }
     }
   };
-  await Promise.all(Array.from({ length: opts.connections }, loop));
+  await Promise.all(Array.from({ length: opts.connections }, (_, i) => loop(i)));
   res.elapsedMs = performance.now() - started;
   agent.destroy();
   return res;

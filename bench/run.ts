@@ -6,9 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiAccept } from './api-accept';
+import { apiAcceptPg } from './api-accept-pg';
 import { dashboardList } from './dashboard-list';
 import { dashboardLoad } from './dashboard-load';
 import { endToEnd } from './end-to-end';
+import { endToEndPg } from './end-to-end-pg';
 import { inbound } from './inbound';
 import { latency } from './latency';
 import { limitsSection } from './limits';
@@ -26,6 +28,9 @@ const ALL = [
   'scale',
   'dashboard-list',
   'dashboard-load',
+  // Issue 23: PostgreSQL beside SQLite, one node and two (skipped when PostgreSQL is not installed).
+  'api-accept-pg',
+  'end-to-end-pg',
 ] as const;
 
 async function main(): Promise<void> {
@@ -82,8 +87,11 @@ async function main(): Promise<void> {
   await attempt('scale', async () => [await scale(opts)]);
   await attempt('dashboard-list', async () => [await dashboardList(opts)]);
   await attempt('dashboard-load', async () => [await dashboardLoad(opts)]);
+  await attempt('api-accept-pg', async () => [await apiAcceptPg(opts)]);
+  await attempt('end-to-end-pg', async () => [await endToEndPg(opts)]);
 
-  if (only.length > 1) sections.push(limitsSection(sections));
+  // The closing section judges issue 11's targets: only when more than one of their scenarios ran.
+  if (only.filter((o) => !o.endsWith('-pg')).length > 1) sections.push(limitsSection(sections));
   const minutes = (Date.now() - started) / 60_000;
   machine['CPU probe at end (ms)'] = fmt(cpuProbeMs(), 0);
   machine['Load average at end'] = os
