@@ -117,6 +117,10 @@ export async function applyMtaOutcomeIn(
       status,
       smtpResponse: state?.smtpResponse ?? undefined,
       deliveredAt: to === 'delivered' ? reportedAt : undefined,
+      // Issue 23: the reporting MTA holds a deferred recipient in its queue. A report that lands
+      // before the worker recorded the hand-off (acceptBeforeSent) leaves this the only record of
+      // the node holding the message, which the hand-back sweep looks it up by.
+      mtaNode: (to === 'deferred' || to === 'sent') && o.node ? o.node : undefined,
     },
     at,
   );
