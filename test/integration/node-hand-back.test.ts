@@ -353,5 +353,25 @@ for (const backend of BACKENDS)
         assert.equal(mta.messages.length, 0);
         assert.equal((await emailRow(db, again)).status, 'delivered');
       });
+
+      it('a deferral reported before the hand-off was recorded names the node holding the message, so it is handed back', async () => {
+        // Under load the MTA's deferral can land before the worker records its hand-off
+        // (acceptBeforeSent): the report is then the only record of which node's queue holds
+        // the message (found by cluster-two-nodes' SIGKILL case).
+        await heartbeatOnce({ db, node: 'node-a', roles: ['worker', 'mta'] }, at(0));
+        const id = await insertEmail(db, account, { status: 'processing', to: ['gus@example.org'] });
+        const deferred = {
+          ...report(id, 'gus@example.org', 'deferred', 'node-a'),
+          smtpCode: 451,
+          enhancedStatus: '4.3.0',
+          response: 'mailbox busy',
+        } satisfies MtaOutcomePayload;
+        assert.equal((await applyMtaOutcome(db, deferred, { acceptBeforeSent: true })).kind, 'applied');
+        assert.equal((await emailRow(db, id)).mta_node, 'node-a');
+
+        await sweepOnB(at(601));
+        assert.equal((await emailRow(db, id)).status, 'queued');
+        assert.ok((await jobsOf('email-send')).some((j) => j.payload.includes(id)));
+      });
     },
   );
