@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import type { Database } from '../../db/schema';
-import { likeContains } from '../../shared/text';
+import { containsIgnoringCase } from '../../db/text-match';
 import { idTimeFloor } from '../retention/id-time-floor';
 import type { UserRow } from './accounts.repository';
 
@@ -19,12 +18,9 @@ export async function listAccounts(db: Kysely<Database>, q: AccountListQuery): P
   let query = db.selectFrom('users').selectAll();
   if (q.status !== undefined) query = query.where('status', '=', q.status);
   if (q.text !== undefined) {
-    const pattern = likeContains(q.text.toLowerCase());
+    const text = q.text;
     query = query.where((eb) =>
-      eb.or([
-        sql<boolean>`lower(${sql.ref('email')}) like ${pattern} escape '\\'`,
-        sql<boolean>`lower(${sql.ref('name')}) like ${pattern} escape '\\'`,
-      ]),
+      eb.or([containsIgnoringCase('email', text), containsIgnoringCase('name', text)]),
     );
   }
   if (q.beforeId !== undefined) query = query.where('id', '<', q.beforeId);

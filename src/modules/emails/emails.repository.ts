@@ -1,5 +1,4 @@
 import type { Kysely, Selectable } from 'kysely';
-import { sql } from 'kysely';
 import type {
   Database,
   EmailEventsTable,
@@ -8,7 +7,8 @@ import type {
   EmailStatus,
 } from '../../db/schema';
 import { idTimeFloor } from '../retention/id-time-floor';
-import { asciiLower, likeContains, likeEscape } from '../../shared/text';
+import { likeContains, likeEscape } from '../../shared/text';
+import { likeIgnoringCase } from '../../db/text-match';
 
 export type EmailRow = Selectable<EmailsTable>;
 export type RecipientRow = Selectable<EmailRecipientsTable>;
@@ -66,10 +66,6 @@ export interface EmailListQuery {
 /** Ids are made at acceptance, a moment before created_at is read: the id bounds allow for that. */
 const ID_TIME_SLACK_MS = 60_000;
 
-// Ignoring ASCII case, as SQLite's LIKE always did here, on PostgreSQL too (asciiLower).
-const likeEscaped = (column: string, pattern: string) =>
-  sql<boolean>`lower(${sql.ref(column)}) like ${asciiLower(pattern)} escape '\\'`;
-
 /**
  * The stored tags are our own JSON.stringify of `{name: value}`: a `"` inside a name or
  * value is always escaped, so `{"name":` or `,"name":` only ever starts an entry.
@@ -117,13 +113,13 @@ export async function listEmails(db: Kysely<Database>, q: EmailListQuery): Promi
   }
   if (q.tag !== undefined) {
     const patterns = tagPatterns(q.tag);
-    query = query.where((eb) => eb.or(patterns.map((p) => likeEscaped('emails.tags', p))));
+    query = query.where((eb) => eb.or(patterns.map((p) => likeIgnoringCase('emails.tags', p))));
   }
   if (q.text !== undefined) {
-    const pattern = likeContains(q.text.toLowerCase());
+    const pattern = likeContains(q.text);
     query = query.where((eb) =>
       eb.or([
-        sql<boolean>`lower(${sql.ref('emails.subject')}) like ${pattern} escape '\\'`,
+        likeIgnoringCase('emails.subject', pattern),
         eb(
           'emails.id',
           'in',
@@ -131,7 +127,7 @@ export async function listEmails(db: Kysely<Database>, q: EmailListQuery): Promi
             .selectFrom('email_recipients')
             .select('email_id')
             .where('email_recipients.user_id', '=', q.userId)
-            .where(() => likeEscaped('email_recipients.address', pattern)),
+            .where(() => likeIgnoringCase('email_recipients.address', pattern)),
         ),
       ]),
     );

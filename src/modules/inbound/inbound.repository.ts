@@ -1,7 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import { sql } from 'kysely';
 import type { Database, InboundAttachmentsTable, InboundMessagesTable } from '../../db/schema';
-import { asciiLower, likeContains } from '../../shared/text';
+import { containsIgnoringCase } from '../../db/text-match';
 
 export type InboundRow = Selectable<InboundMessagesTable>;
 /** An attachment without its bytes. */
@@ -101,10 +100,8 @@ export async function listInbound(db: Kysely<Database>, q: InboundListQuery): Pr
   if (q.domainId !== undefined) query = query.where('domain_id', '=', q.domainId);
   if (q.beforeId !== undefined) query = query.where('id', '<', q.beforeId);
   if (q.search !== undefined && q.search !== '') {
-    const pattern = likeContains(asciiLower(q.search));
-    // Ignoring ASCII case on both engines (PostgreSQL's LIKE does not); `\\` escapes the user's own % and _.
-    const matches = SEARCHED.map((column) => sql`lower(${sql.ref(column)}) like ${pattern} escape '\\'`);
-    query = query.where(sql<boolean>`(${sql.join(matches, sql` or `)})`);
+    const search = q.search;
+    query = query.where((eb) => eb.or(SEARCHED.map((column) => containsIgnoringCase(column, search))));
   }
   return query
     .orderBy('id', 'desc')

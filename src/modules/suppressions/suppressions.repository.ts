@@ -1,10 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
-import { sql } from 'kysely';
 import { byArity } from '../../db/precompiled';
 import type { Database, SuppressionsTable, SuppressionType } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
-import { likeContains } from '../../shared/text';
+import { containsIgnoringCase } from '../../db/text-match';
 
 export type SuppressionRow = Selectable<SuppressionsTable>;
 
@@ -114,8 +113,7 @@ export async function listSuppressions(db: Kysely<Database>, q: SuppressionQuery
     .limit(q.limit);
   if (q.email !== undefined) query = query.where('email', '=', q.email);
   if (q.text !== undefined) {
-    const pattern = likeContains(q.text.toLowerCase());
-    query = query.where(sql<boolean>`lower(${sql.ref('email')}) like ${pattern} escape '\\'`);
+    query = query.where(containsIgnoringCase('email', q.text));
   }
   if (q.type !== undefined) query = query.where('type', '=', q.type);
   if (q.before !== undefined) query = query.where('id', '<', q.before);

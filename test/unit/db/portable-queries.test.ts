@@ -143,4 +143,31 @@ describe('portable searches', () => {
       );
     }
   });
+
+  it('a suppressions search folds ASCII case only, as lower() does: a non-ASCII capital still finds its row', async () => {
+    for (const { name, db } of backends) {
+      const account = await insertAccount(db);
+      await db
+        .insertInto('suppressions')
+        .values({
+          id: 'sup_elodie',
+          user_id: account.userId,
+          email: 'Élodie.Martin@example.org',
+          type: 'manual',
+          reason: null,
+          source_email_id: null,
+          created_at: NOW,
+        } as never)
+        .execute();
+      // toLowerCase() would make 'élodie' of the search, which lower() of the column ('Élodie') never equals.
+      for (const text of ['ÉLODIE.M', 'Élodie', 'martin@EXAMPLE']) {
+        const found = await listSuppressions(db, { userId: account.userId, text, limit: 10 });
+        assert.deepEqual(
+          found.map((r) => r.id),
+          ['sup_elodie'],
+          `${name}: ${text}`,
+        );
+      }
+    }
+  });
 });
