@@ -1,10 +1,10 @@
 import { byArity } from '../db/precompiled';
-import { expiredOnLastAttempt } from './claim-predicates';
 import type { QueueName } from './queues';
 
 /*
- * The claim's two statements as PostgreSQL runs them, beside the SQLite form in
- * claim.ts (one `claim` function picks by dialect). Each is one statement:
+ * The claim's leasing statement as PostgreSQL runs it, beside the SQLite form in
+ * claim.ts (one `claim` function picks by dialect; the dead-job step is one statement
+ * there, compiled per dialect). Each step is one statement:
  * `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING`. Concurrent
  * claimers (other workers, other nodes) each lock the rows they pick and pass over
  * rows another claimer holds instead of queueing behind it, so N claimers take N
@@ -26,32 +26,6 @@ export interface LeasedRow {
   max_attempts: number;
   run_at: string;
 }
-
-/** Jobs whose lease expired on their last attempt become `failed`; a row another claimer holds is its to report. */
-export const failExpiredOnLastAttemptPg = byArity<
-  QueuesNow & { lastError: string },
-  { id: string; queue: string; attempts: number }
->((db, s, n) =>
-  db
-    .updateTable('jobs')
-    .set({
-      state: 'failed',
-      last_error: s.param('lastError'),
-      finished_at: s.param('now'),
-      updated_at: s.param('now'),
-      lease_expires_at: null,
-    })
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('jobs')
-        .select('id')
-        .where('queue', 'in', s.list('queues', n))
-        .where((w) => expiredOnLastAttempt(w, s.param('now')))
-        .forUpdate()
-        .skipLocked(),
-    )
-    .returning(['id', 'queue', 'attempts']),
-);
 
 /**
  * Leases up to `limit` claimable jobs: those whose lease expired first (they were due

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema';
 import { byArity, PreparedQuery } from '../db/precompiled';
 import { claimable, expiredOnLastAttempt } from './claim-predicates';
 import type { LeasedRow } from './claim-postgres';
-import { byRunAt, failExpiredOnLastAttemptPg, leaseJobsPg } from './claim-postgres';
+import { byRunAt, leaseJobsPg } from './claim-postgres';
 import type { QueueName } from './queues';
 
 /** A job this worker now holds a lease on. `attempts` and the owner together fence every later write. */
@@ -78,23 +78,59 @@ const anyClaimable = byArity<QueuesNow, { id: string }>((db, s, n) =>
     .limit(1),
 );
 
+/**
+ * Jobs whose lease expired on their last attempt become `failed`, on either engine (compiled
+ * once per dialect). PostgreSQL picks the rows FOR UPDATE SKIP LOCKED: a row another claimer
+ * holds is its to report. SQLite's claimers run one at a time (BEGIN IMMEDIATE).
+ */
 const failExpiredOnLastAttempt = byArity<
   QueuesNow & { lastError: string },
   { id: string; queue: string; attempts: number }
->((db, s, n) =>
-  db
-    .updateTable('jobs')
-    .set({
-      state: 'failed',
-      last_error: s.param('lastError'),
-      finished_at: s.param('now'),
-      updated_at: s.param('now'),
-      lease_expires_at: null,
-    })
-    .where('queue', 'in', s.list('queues', n))
-    .where((eb) => expiredOnLastAttempt(eb, s.param('now')))
-    .returning(['id', 'queue', 'attempts']),
-);
+>((db, s, n) => {
+  const update = db.updateTable('jobs').set({
+    state: 'failed',
+    last_error: s.param('lastError'),
+    finished_at: s.param('now'),
+    updated_at: s.param('now'),
+    lease_expires_at: null,
+  });
+  const picked =
+    dialectOf(db) === 'postgres'
+      ? update.where('id', 'in', (eb) =>
+          eb
+            .selectFrom('jobs')
+            .select('id')
+            .where('queue', 'in', s.list('queues', n))
+            .where((w) => expiredOnLastAttempt(w, s.param('now')))
+            .forUpdate()
+            .skipLocked(),
+        )
+      : update
+          .where('queue', 'in', s.list('queues', n))
+          .where((eb) => expiredOnLastAttempt(eb, s.param('now')));
+  return picked.returning(['id', 'queue', 'attempts']);
+});
+
+/**
+ * The claim's clock and its first step. Read the clock when the claim runs (on SQLite, once
+ * the write lock is held: BEGIN IMMEDIATE may have waited behind other writers, and a lease
+ * must run from when it is granted), then make the dead jobs terminal.
+ */
+async function startClaim(
+  db: Kysely<Database>,
+  queues: QueueName[],
+  options: ClaimOptions,
+): Promise<{ now: string; leaseExpiresAt: string; dead: DeadJob[] }> {
+  const nowDate = options.now ?? new Date();
+  const now = nowDate.toISOString();
+  const leaseExpiresAt = new Date(nowDate.getTime() + options.leaseMs).toISOString();
+  const dead = await failExpiredOnLastAttempt(queues.length).rows(db, {
+    queues,
+    now,
+    lastError: LEASE_EXPIRED_ERROR,
+  });
+  return { now, leaseExpiresAt, dead: dead.map(toDead) };
+}
 
 const leaseJobs = byArity<
   { ids: readonly string[]; owner: string; leaseExpiresAt: string; now: string },
@@ -182,14 +218,7 @@ async function claimPostgres(
   queues: QueueName[],
   options: ClaimOptions,
 ): Promise<ClaimResult> {
-  const nowDate = options.now ?? new Date();
-  const now = nowDate.toISOString();
-  const leaseExpiresAt = new Date(nowDate.getTime() + options.leaseMs).toISOString();
-  const dead = await failExpiredOnLastAttemptPg(queues.length).rows(db, {
-    queues,
-    now,
-    lastError: LEASE_EXPIRED_ERROR,
-  });
+  const { now, leaseExpiresAt, dead } = await startClaim(db, queues, options);
   const rows = await leaseJobsPg(queues.length).rows(db, {
     queues,
     now,
@@ -198,7 +227,7 @@ async function claimPostgres(
     limit: options.limit,
   });
   rows.sort(byRunAt);
-  return { dead: dead.map(toDead), jobs: rows.map((r) => toClaimed(r, leaseExpiresAt)) };
+  return { dead, jobs: rows.map((r) => toClaimed(r, leaseExpiresAt)) };
 }
 
 async function claimSqlite(
@@ -206,26 +235,17 @@ async function claimSqlite(
   queues: QueueName[],
   options: ClaimOptions,
 ): Promise<ClaimResult> {
-  // Read the clock once the write lock is held: BEGIN IMMEDIATE may have waited
-  // behind other writers, and a lease must run from when it is granted.
-  const nowDate = options.now ?? new Date();
-  const now = nowDate.toISOString();
-  const leaseExpiresAt = new Date(nowDate.getTime() + options.leaseMs).toISOString();
-  const dead = await failExpiredOnLastAttempt(queues.length).rows(trx, {
-    queues,
-    now,
-    lastError: LEASE_EXPIRED_ERROR,
-  });
+  const { now, leaseExpiresAt, dead } = await startClaim(trx, queues, options);
 
   const ids = await pickCandidates(trx, queues, now, options.limit);
-  if (ids.length === 0) return { jobs: [], dead: dead.map(toDead) };
+  if (ids.length === 0) return { jobs: [], dead };
 
   const rows = await leaseJobs(ids.length).rows(trx, { ids, owner: options.owner, leaseExpiresAt, now });
 
   // RETURNING has no defined order; keep the one candidates were picked in.
   const rank = new Map(ids.map((id, i) => [id, i]));
   rows.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
-  return { dead: dead.map(toDead), jobs: rows.map((r) => toClaimed(r, leaseExpiresAt)) };
+  return { dead, jobs: rows.map((r) => toClaimed(r, leaseExpiresAt)) };
 }
 
 /**
