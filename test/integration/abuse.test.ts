@@ -47,6 +47,10 @@ describe('abuse evaluation and suspension', () => {
   // The seeded evidence is 55 attempted recipients: above this minimum (ABUSE_MIN_VOLUME).
   const config = { abuseAutoSuspend: false, abuseMinVolume: 50 };
   const { logger, lines: logs } = captureLog({ process: 'test-worker', level: 'info' });
+  // Evaluation slots counted back from one fixed minute a day ago: stepping back from
+  // Date.now() at each call would give two calls the same minute whenever the clock
+  // crossed a minute boundary between them (the second then dedupes and never runs).
+  const dayAgo = Math.floor((Date.now() - 86_400_000) / 60_000) * 60_000;
   let slot = 1;
   let domains = 0;
 
@@ -109,13 +113,8 @@ describe('abuse evaluation and suspension', () => {
    * that the test's sends (or the sweep) enqueue for recent minutes.
    */
   async function evaluate(userId: string): Promise<void> {
-    const minutesAgo = 24 * 60 + slot++;
-    const { id, created } = await requestAbuseEvaluation(
-      db,
-      userId,
-      new Date(Date.now() - 60_000 * minutesAgo),
-    );
-    assert.ok(created);
+    const { id, created } = await requestAbuseEvaluation(db, userId, new Date(dayAgo - 60_000 * slot++));
+    assert.ok(created, 'a new evaluation job');
     await waitForJob(id);
   }
 
