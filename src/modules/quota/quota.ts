@@ -1,8 +1,8 @@
 import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { dialectOf } from '../../db/dialect';
 import { byArity, PreparedQuery } from '../../db/precompiled';
 import type { Database, QuotaLedgerTable, SendMode } from '../../db/schema';
+import { serialise } from '../../db/serialise';
 import { newId } from '../../shared/ids';
 import { sendingLimitExceeded } from '../emails/emails.errors';
 import type { QuotaLimits, WindowBounds } from './quota-limits';
@@ -220,20 +220,10 @@ const insertLedger = new PreparedQuery<Insertable<QuotaLedgerTable>, unknown>((d
 );
 
 /**
- * PostgreSQL: one account's sends take their turn from here to their commit, as the
- * write lock (BEGIN IMMEDIATE) makes them on SQLite; otherwise two nodes both read the
- * allowance before either counts itself, and both pass (issue 23). A transaction-scoped
- * advisory lock on the account: released by the commit, touching no row.
- */
-async function serialiseAccount(trx: Kysely<Database>, userId: string): Promise<void> {
-  if (dialectOf(trx) !== 'postgres') return;
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`quota:${userId}`}, 0))`.execute(trx);
-}
-
-/**
  * Checks every scope (user, sending domain, API key) over the rolling hour and
  * day, then records the consumption. Must run inside the send transaction
- * (BEGIN IMMEDIATE serialises it on SQLite, serialiseAccount on PostgreSQL), so two
+ * (BEGIN IMMEDIATE serialises it on SQLite; on PostgreSQL `serialise` on the account's
+ * key, or two nodes both read the allowance before either counts itself), so two
  * concurrent sends cannot both take the last of an allowance, and a rejected send
  * consumes nothing. Domain and key scopes carry the account's limits (the spec
  * leaves their defaults open). Three statements whatever the scopes (four on
@@ -252,7 +242,7 @@ export async function consumeQuota(trx: Kysely<Database>, input: ConsumeInput): 
     { window: 'hour', ms: HOUR_MS, limit: input.limits.hour },
     { window: 'day', ms: DAY_MS, limit: input.limits.day },
   ] as const;
-  await serialiseAccount(trx, input.userId);
+  await serialise(trx, `quota:${input.userId}`);
   const usage = await used(trx, scopes, now);
   for (const scope of scopes) {
     const use = usage.get(scope.name) ?? { hour: 0, day: 0 };

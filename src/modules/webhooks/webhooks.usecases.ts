@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, WebhookDisabledReason, WebhookPayloadFormat } from '../../db/schema';
+import { serialise } from '../../db/serialise';
 import { validationError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
@@ -132,6 +133,8 @@ export async function createWebhook(
     updated_at: now,
   };
   await deps.db.transaction().execute(async (trx) => {
+    // Count and insert in one turn per account, or two concurrent creations on PostgreSQL both count 19.
+    await serialise(trx, `webhooks:${deps.userId}`);
     if ((await repo.countWebhooks(trx, deps.userId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
       throw webhookLimitReached(undefined, { limit: MAX_WEBHOOKS_PER_ACCOUNT });
     }

@@ -8,7 +8,7 @@ import { createAddressGuard } from '../../../src/modules/webhooks/address-policy
 import { createDestinationCheck } from '../../../src/modules/webhooks/destination-check';
 import { createHostResolver } from '../../../src/modules/webhooks/host-resolver';
 import { secretContext } from '../../../src/modules/webhooks/webhook-signature';
-import { findWebhook } from '../../../src/modules/webhooks/webhooks.repository';
+import { countWebhooks, findWebhook } from '../../../src/modules/webhooks/webhooks.repository';
 import { createWebhookBody } from '../../../src/modules/webhooks/webhooks.schemas';
 import {
   createWebhook,
@@ -113,5 +113,18 @@ describe('creating webhooks with the SSRF guard on (real database, fake DNS)', (
     await insertUser(t.db, { id: 'usr_3', email: 'usr_3@example.com', name: 'x', passwordHash: 'x' });
     for (let i = 0; i < MAX_WEBHOOKS_PER_ACCOUNT; i++) await create('usr_3', 'https://public.example.com/');
     await assert.rejects(create('usr_3', 'https://public.example.com/'), { code: 'WEBHOOK_LIMIT_REACHED' });
+  });
+
+  it('keeps the cap under concurrent creations (one turn per account on PostgreSQL, where a pool runs them at once)', async () => {
+    await insertUser(t.db, { id: 'usr_4', email: 'usr_4@example.com', name: 'x', passwordHash: 'x' });
+    const first = MAX_WEBHOOKS_PER_ACCOUNT - 5;
+    for (let i = 0; i < first; i++) await create('usr_4', 'https://public.example.com/');
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, () => create('usr_4', 'https://public.example.com/')),
+    );
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    for (const o of refused) assert.equal((o.reason as { code?: string }).code, 'WEBHOOK_LIMIT_REACHED');
+    assert.equal(outcomes.length - refused.length, 5);
+    assert.equal(await countWebhooks(t.db, 'usr_4'), MAX_WEBHOOKS_PER_ACCOUNT);
   });
 });
