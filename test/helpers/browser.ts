@@ -7,21 +7,20 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { REPO_ROOT } from './appliance';
+import { skipLoudly } from './missing-prerequisite';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(REPO_ROOT, 'docs', 'dashboard');
 
 /**
- * Why the browser tests cannot run here, or undefined when they can. Without Chromium they are
- * skipped with a loud diagnostic, except under CI=true, where a missing browser is a failure
- * (`.ci/run` installs it).
+ * Why the browser tests cannot run here, or undefined when they can: without Chromium they
+ * skip loudly, or fail under CI=true (`.ci/run` installs it).
  */
 export function browserUnavailable(): string | undefined {
   if (fs.existsSync(CHROMIUM)) return undefined;
-  const why = `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the dashboard browser tests`;
-  if (process.env.CI === 'true') throw new Error(`CI=true and ${why}`);
-  process.stderr.write(`\n*** SKIPPING BROWSER TESTS: ${why} ***\n\n`);
-  return why;
+  return skipLoudly('the dashboard browser tests', `${CHROMIUM} is missing`, [
+    "Install Debian's chromium to run them:  apt-get install chromium",
+  ]);
 }
 
 export function launchChromium(): Promise<Browser> {

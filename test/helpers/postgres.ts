@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { TestContext } from 'node:test';
+import { skipLoudly } from './missing-prerequisite';
 import type { PostgresServer } from './postgres-server';
 import {
   findPostgresBinaries,
@@ -168,27 +169,11 @@ function missingText(): string {
     : 'PostgreSQL is not installed: no initdb/pg_ctl/psql in /usr/lib/postgresql/*/bin or on PATH';
 }
 
-let bannerShown = false;
-function banner(): void {
-  if (bannerShown) return;
-  bannerShown = true;
-  const line = '!'.repeat(78);
-  // A skipped PostgreSQL test is easy to miss in a green run: say it loudly, once per process.
-  console.error(
-    [
-      line,
-      `!! SKIPPING PostgreSQL tests: ${missingText()}.`,
-      '!! Install it to run them:  apt-get install postgresql   (Debian/Ubuntu)',
-      '!! or point MAILROOM_TEST_PG_URL at a superuser URL of a server you run.',
-      '!! Under CI=true these tests fail instead of skipping.',
-      line,
-    ].join('\n'),
-  );
-}
-
-function inCi(): boolean {
-  return process.env.CI === 'true';
-}
+const SUBJECT = 'PostgreSQL tests';
+const HINTS = [
+  'Install it to run them:  apt-get install postgresql   (Debian/Ubuntu)',
+  'or point MAILROOM_TEST_PG_URL at a superuser URL of a server you run.',
+];
 
 /**
  * For a test that needs PostgreSQL: `if (skipWithoutPostgres(t)) return;`. Skips with a loud
@@ -196,9 +181,7 @@ function inCi(): boolean {
  */
 export function skipWithoutPostgres(t: TestContext): boolean {
   if (postgresAvailable()) return false;
-  if (inCi()) throw new Error(`${missingText()} (CI=true: PostgreSQL tests must run)`);
-  banner();
-  t.skip(missingText());
+  t.skip(skipLoudly(SUBJECT, missingText(), HINTS));
   return true;
 }
 
@@ -208,7 +191,5 @@ export function skipWithoutPostgres(t: TestContext): boolean {
  */
 export function requirePostgres(): { skip?: string } {
   if (postgresAvailable()) return {};
-  if (inCi()) throw new Error(`${missingText()} (CI=true: PostgreSQL tests must run)`);
-  banner();
-  return { skip: missingText() };
+  return { skip: skipLoudly(SUBJECT, missingText(), HINTS) };
 }
