@@ -31,6 +31,21 @@ interface Pending {
   readonly work: Work<unknown>;
   resolve(value: unknown): void;
   reject(err: unknown): void;
+  /** Times this unit was chosen as a deadlock's victim and put back (TRANSIENT_RETRIES at most). */
+  retried: number;
+}
+
+/** How often a unit that lost a deadlock is run again before its error is its caller's. */
+const TRANSIENT_RETRIES = 3;
+
+/**
+ * PostgreSQL's deadlock_detected and serialization_failure: the server gave up this
+ * statement so that another transaction could go on, and the same work, run again
+ * once that transaction has committed, succeeds. SQLite has neither (one writer).
+ */
+function isTransient(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
 }
 
 export interface WriteBatcherOptions {
@@ -56,6 +71,14 @@ export interface WriteBatcherOptions {
  *
  * Under no load a unit commits alone after one turn of the event loop; under load
  * batches grow by themselves to what arrived during the previous fsync.
+ *
+ * On PostgreSQL two group commits (two processes, two nodes) can wait on each other's
+ * row or advisory locks, taken unit by unit in whatever order their units arrived; the
+ * server then fails one statement with deadlock_detected. The unit it hit has been
+ * rolled back (its savepoint, or the whole batch without savepoints), the others of its
+ * batch go on and commit, and that unit is put back at the head of the queue to run in
+ * the next transaction, after its rival had its turn: a deadlock costs a caller a delay
+ * (PostgreSQL's deadlock_timeout, one second by default), not an error.
  */
 export class WriteBatcher {
   private queue: Pending[] = [];
@@ -74,7 +97,7 @@ export class WriteBatcher {
 
   run<T>(work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work: work, resolve: resolve, reject });
+      this.queue.push({ work: work, resolve: resolve, reject, retried: 0 });
       if (!this.running) void this.drain();
     });
   }
@@ -88,7 +111,9 @@ export class WriteBatcher {
         await new Promise<void>((resolve) => setImmediate(resolve));
         const batch = this.queue.splice(0, this.maxBatch);
         const plain = batch.length === 1 || this.savepointsOnFailure;
-        if (!(plain && (await this.commit(batch, false)))) await this.commit(batch, true);
+        const again: Pending[] = [];
+        if (!(plain && (await this.commit(batch, false, again)))) await this.commit(batch, true, again);
+        this.queue.unshift(...again);
       }
     } finally {
       this.running = false;
@@ -101,8 +126,9 @@ export class WriteBatcher {
    * transaction, and a unit that throws rolls the whole batch back: false (nothing
    * settled, nothing written) when the batch has several units, so the caller runs
    * it again with savepoints; a single unit's failure is its own, rejected here.
+   * A unit that lost a deadlock is added to `again` instead of being rejected.
    */
-  private async commit(batch: readonly Pending[], savepoints: boolean): Promise<boolean> {
+  private async commit(batch: readonly Pending[], savepoints: boolean, again: Pending[]): Promise<boolean> {
     let trx;
     try {
       trx = await this.db.startTransaction().execute();
@@ -121,7 +147,7 @@ export class WriteBatcher {
         try {
           done.push({ p, value: await inSavepoint(trx, () => p.work(trx)) });
         } catch (err) {
-          p.reject(err);
+          this.failed(p, err, again);
         }
       }
       committing = true;
@@ -134,7 +160,7 @@ export class WriteBatcher {
       if (!committing) {
         // Only without savepoints: a unit threw, and none of the batch stands.
         if (batch.length > 1) return false;
-        batch[0]?.reject(err);
+        if (batch[0]) this.failed(batch[0], err, again);
         return true;
       }
       for (const { p } of done) p.reject(err);
@@ -142,5 +168,15 @@ export class WriteBatcher {
     }
     for (const { p, value } of done) p.resolve(value);
     return true;
+  }
+
+  /** A unit's own failure: rejected, or put back when it only lost a deadlock. */
+  private failed(p: Pending, err: unknown, again: Pending[]): void {
+    if (isTransient(err) && p.retried < TRANSIENT_RETRIES) {
+      p.retried++;
+      again.push(p);
+      return;
+    }
+    p.reject(err);
   }
 }
