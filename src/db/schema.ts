@@ -355,6 +355,11 @@ export interface EmailDailyCountsTable {
   /** `YYYY-MM-DD`, the UTC day of `emails.created_at`. */
   day: string;
   status: EmailStatus;
+  /**
+   * PostgreSQL: the writing connection's share (`pg_backend_pid() % 16`, migration 023), so
+   * that concurrent writers do not lock one row; the count is the sum over slots. SQLite: 0.
+   */
+  slot: Generated<number>;
   count: number;
 }
 

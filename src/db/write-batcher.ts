@@ -29,10 +29,20 @@ export async function inSavepoint<T>(trx: Kysely<Database>, work: () => Promise<
 
 interface Pending {
   readonly work: Work<unknown>;
+  /** Units with a key run in key order within their batch (see run). */
+  readonly key: string | undefined;
   resolve(value: unknown): void;
   reject(err: unknown): void;
   /** Times this unit was chosen as a deadlock's victim and put back (TRANSIENT_RETRIES at most). */
   retried: number;
+}
+
+/** `batch` with its keyed units in key order after the others; stable (Array.prototype.sort is). */
+function inLockOrder(batch: Pending[]): Pending[] {
+  if (!batch.some((p) => p.key !== undefined)) return batch;
+  return batch.sort((x, y) =>
+    x.key === y.key ? 0 : x.key === undefined ? -1 : y.key === undefined ? 1 : x.key < y.key ? -1 : 1,
+  );
 }
 
 /** How often a unit that lost a deadlock is run again before its error is its caller's. */
@@ -95,9 +105,16 @@ export class WriteBatcher {
     this.savepointsOnFailure = o.savepointsOnFailure ?? false;
   }
 
-  run<T>(work: Work<T>): Promise<T> {
+  /**
+   * Runs `work` in the next group commit. `lockKey` names what the unit locks first (the
+   * api's sends: the account, whose quota lock it takes): units with a key run in key
+   * order within their batch, after those without one (arrival order kept among equals),
+   * so that two writers' batches take those locks in one global order and cannot
+   * deadlock over them (PostgreSQL: two nodes' api writers).
+   */
+  run<T>(work: Work<T>, lockKey?: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work: work, resolve: resolve, reject, retried: 0 });
+      this.queue.push({ work: work, key: lockKey, resolve: resolve, reject, retried: 0 });
       if (!this.running) void this.drain();
     });
   }
@@ -109,7 +126,7 @@ export class WriteBatcher {
         // better-sqlite3 commits (and fsyncs) synchronously, blocking the event loop: requests
         // that arrived meanwhile can only reach run() if we yield before taking the next batch.
         await new Promise<void>((resolve) => setImmediate(resolve));
-        const batch = this.queue.splice(0, this.maxBatch);
+        const batch = inLockOrder(this.queue.splice(0, this.maxBatch));
         const plain = batch.length === 1 || this.savepointsOnFailure;
         const again: Pending[] = [];
         if (!(plain && (await this.commit(batch, false, again)))) await this.commit(batch, true, again);

@@ -21,6 +21,7 @@ import * as m019 from './019-delivery-tls';
 import * as m020 from './020-nodes';
 import * as m021 from './021-shared-store';
 import * as m022 from './022-jobs-postgres';
+import * as m023 from './023-daily-count-slots';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '020-nodes': m020,
   '021-shared-store': m021,
   '022-jobs-postgres': m022,
+  '023-daily-count-slots': m023,
 };

@@ -38,7 +38,8 @@ import { apiKeyDomainRestricted } from '../api-keys/api-keys.usecases';
 
 /** The one transaction: a WriteBatcher (group commit) or a plain kysely transaction. */
 export interface TransactionRunner {
-  run<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** `lockKey`: the account, so a group commit takes its units' quota locks in one order. */
+  run<T>(work: (trx: Kysely<Database>) => Promise<T>, lockKey?: string): Promise<T>;
 }
 
 import type { Screening } from './recipient-screening';
@@ -167,7 +168,7 @@ export async function commitMessages(
       }
       if (evaluate) await requestAbuseEvaluation(trx, userId, acceptedAt);
       return out;
-    });
+    }, userId);
   } catch (err) {
     if (isAppError(err)) throw err;
     throw emailQueueFailedBy(err);

@@ -11,7 +11,8 @@ export interface DailyCount {
 /**
  * The account's messages per creation day and current status from `fromDay` on,
  * read from the trigger-maintained `email_daily_counts` (primary key prefix
- * user_id, day): a year is at most 365 × 9 rows whatever the volume.
+ * user_id, day): a year is at most 365 × 9 rows whatever the volume (× the slots
+ * written on PostgreSQL, migration 023, summed here).
  */
 export async function dailyCounts(
   db: Kysely<Database>,
@@ -20,14 +21,15 @@ export async function dailyCounts(
 ): Promise<DailyCount[]> {
   const rows = await db
     .selectFrom('email_daily_counts')
-    .select(['day', 'status', 'count'])
+    .select(['day', 'status', (eb) => eb.fn.sum('count').as('count')])
     .where('user_id', '=', userId)
     .where('day', '>=', fromDay)
-    .where('count', '>', 0)
+    .groupBy(['day', 'status'])
+    .having((eb) => eb.fn.sum('count'), '>', 0)
     .orderBy('day')
     .orderBy('status')
     .execute();
-  return rows;
+  return rows.map((r) => ({ day: r.day, status: r.status, count: Number(r.count) }));
 }
 
 /** Messages of every account created after `since`, by current status (covered by emails_created_status). */

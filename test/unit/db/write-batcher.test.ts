@@ -125,4 +125,28 @@ describe('WriteBatcher (group commit)', () => {
     await db.destroy();
     await assert.rejects(writes.run(async (trx) => trx.insertInto('users').values(user(1)).execute()));
   });
+
+  it('runs the units of a batch with a lock key in key order, after the others, arrival order among equals', async () => {
+    const db = await freshDb();
+    const writes = new WriteBatcher(db);
+    const ran: string[] = [];
+    const unit = (name: string, key?: string) =>
+      writes.run(() => {
+        ran.push(name);
+        return Promise.resolve(name);
+      }, key);
+    // One turn of the event loop: one batch.
+    const results = await Promise.all([
+      unit('c1', 'usr_c'),
+      unit('a1', 'usr_a'),
+      unit('none1'),
+      unit('c2', 'usr_c'),
+      unit('b1', 'usr_b'),
+      unit('none2'),
+      unit('a2', 'usr_a'),
+    ]);
+    assert.deepEqual(results, ['c1', 'a1', 'none1', 'c2', 'b1', 'none2', 'a2']);
+    assert.deepEqual(ran, ['none1', 'none2', 'a1', 'a2', 'b1', 'c1', 'c2']);
+    await db.destroy();
+  });
 });
