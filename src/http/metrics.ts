@@ -96,7 +96,7 @@ export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'sessions'>)
   });
   const lastHour = new Gauge({
     name: 'mail_emails_last_hour',
-    help: 'Messages created in the last hour, all accounts, by their current status.',
+    help: 'Live messages created in the last hour (test mail left out), all accounts, by their current status.',
     labelNames: ['status'],
     registers: [registry],
     async collect() {

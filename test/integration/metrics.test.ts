@@ -75,6 +75,17 @@ describe('GET /metrics', () => {
       });
       assert.equal(res.status, 202, res.text);
     }
+    // Test mail is not counted in mail_emails_last_hour; its email-send job (the worker captures it) is queue work like any other.
+    const testKey = await app.api.post<{ token: string }>('/v1/api-keys', {
+      token,
+      body: { name: 'trial', mode: 'test' },
+    });
+    assert.equal(testKey.status, 201, testKey.text);
+    const trial = await app.api.post('/v1/emails', {
+      token: testKey.body.token,
+      body: { from: 'm@metrics.example.com', to: 'r@example.org', subject: 'm', text: 'm' },
+    });
+    assert.equal(trial.status, 202, trial.text);
     // One failed webhook delivery attempt in the last hour, one success, one failure two hours ago.
     const now = Date.now();
     await db
@@ -125,11 +136,11 @@ describe('GET /metrics', () => {
       assert.ok(m.has(`mail_queue_depth{queue="${queue}"}`), queue);
       assert.ok(m.has(`mail_queue_oldest_age_seconds{queue="${queue}"}`), queue);
     }
-    // No worker runs here: the three sends wait on email-send.
-    assert.equal(m.get('mail_queue_depth{queue="email-send"}'), 3);
+    // No worker runs here: the three live sends and the test send wait on email-send.
+    assert.equal(m.get('mail_queue_depth{queue="email-send"}'), 4);
     assert.ok((m.get('mail_queue_oldest_age_seconds{queue="email-send"}') ?? 0) >= 1);
     assert.equal(m.get('mail_queue_oldest_age_seconds{queue="bounce-processing"}'), 0);
-    assert.equal(m.get('mail_emails_last_hour{status="queued"}'), 3);
+    assert.equal(m.get('mail_emails_last_hour{status="queued"}'), 3, 'live mail only');
     assert.equal(m.get('mail_emails_last_hour{status="delivered"}'), 0);
     assert.equal(m.get('mail_webhook_failures_last_hour'), 1);
     assert.ok((m.get(`mail_api_uptime_seconds{node="${NODE}"}`) ?? 0) > 0);

@@ -22,6 +22,7 @@ import * as m020 from './020-nodes';
 import * as m021 from './021-shared-store';
 import * as m022 from './022-jobs-postgres';
 import * as m023 from './023-daily-count-slots';
+import * as m024 from './024-live-mail-index';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '021-shared-store': m021,
   '022-jobs-postgres': m022,
   '023-daily-count-slots': m023,
+  '024-live-mail-index': m024,
 };

@@ -117,7 +117,7 @@ describe('query plans of the governance reads', () => {
     );
     assert.match(
       lastHour!.join('\n'),
-      /SEARCH emails USING COVERING INDEX emails_created_status \(created_at>\?\)/,
+      /SEARCH emails USING COVERING INDEX emails_created_live \(created_at>\?\)/,
     );
   });
 });
