@@ -41,14 +41,17 @@ export interface ApiNode {
   close(): Promise<void>;
 }
 
-/** One api node: the real app on its own pool to the shared database. */
+/**
+ * One api node: the real app on its own pool (`db`) to the database at `at.url`, which its
+ * writer thread opens too.
+ */
 export async function startApiNode(
   db: Db,
-  dataDir: string,
+  at: { readonly dataDir: string; readonly url: string },
   env: Record<string, string> = {},
 ): Promise<ApiNode> {
   const config = {
-    ...parseConfig({ DATA_DIR: dataDir, ...env }),
+    ...parseConfig({ DATA_DIR: at.dataDir, DATABASE_URL: at.url, ...env }),
     secretKey: 'k'.repeat(32),
     internalApiToken: TEST_INTERNAL_TOKEN,
   };

@@ -68,8 +68,8 @@ for (const backend of BACKENDS) {
     before(async () => {
       shared = await openBackendDb(backend);
       nodes = [
-        await startApiNode(shared.nodes[0], shared.dataDir, { AUTH_RATE_LIMIT_PER_15_MIN: '4' }),
-        await startApiNode(shared.nodes[1], shared.dataDir, { AUTH_RATE_LIMIT_PER_15_MIN: '4' }),
+        await startApiNode(shared.nodes[0], shared, { AUTH_RATE_LIMIT_PER_15_MIN: '4' }),
+        await startApiNode(shared.nodes[1], shared, { AUTH_RATE_LIMIT_PER_15_MIN: '4' }),
       ];
     });
     after(async () => {

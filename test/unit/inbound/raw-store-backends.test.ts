@@ -59,10 +59,7 @@ for (const backend of BACKENDS) {
 
     before(async () => {
       shared = await openBackendDb(backend);
-      nodes = [
-        await startApiNode(shared.nodes[0], shared.dataDir),
-        await startApiNode(shared.nodes[1], shared.dataDir),
-      ];
+      nodes = [await startApiNode(shared.nodes[0], shared), await startApiNode(shared.nodes[1], shared)];
       const reg = await nodes[0]!.api.post<{ token: string; user: { id: string } }>('/v1/auth/register', {
         body: { email: `raw-${backend}@example.com`, password: 'a long password', name: 'Raw' },
       });

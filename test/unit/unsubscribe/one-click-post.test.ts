@@ -1,51 +1,28 @@
 // The one-click POST route in process (real database by migrations, either backend; the real Koa app): the token's
 // HMAC is checked before the body is read, and only the RFC 8058 form field unsubscribes.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
-import { parseConfig } from '../../../src/config';
 import type { Db } from '../../../src/db/connect';
-import { startApiWriter } from '../../../src/http/api-writer';
-import { createApp } from '../../../src/http/app';
-import { SessionSigner } from '../../../src/modules/accounts/sessions';
 import { unsubscribeKey, unsubscribeToken } from '../../../src/modules/unsubscribe/unsubscribe-token';
 import { insertEmail } from '../../helpers/email-fixtures';
-import { ApiClient } from '../../helpers/http-client';
+import type { ApiNode } from '../../helpers/backend-api';
+import { startApiNode } from '../../helpers/backend-api';
+import type { TestDb } from '../../helpers/test-db';
 import { createTestDb } from '../../helpers/test-db';
 
 describe('POST /public/unsubscribe/:token', () => {
-  let dir: string;
+  let testDb: TestDb;
   let db: Db;
-  let server: http.Server;
-  let close: () => Promise<void>;
+  let node: ApiNode;
   let base: string;
   let token: string;
 
   before(async () => {
-    const testDb = await createTestDb();
-    dir = testDb.dataDir;
-    const config = { ...parseConfig({ DATA_DIR: dir, DATABASE_URL: testDb.url }), secretKey: 'k'.repeat(32) };
+    testDb = await createTestDb();
     db = testDb.db;
-    const writer = startApiWriter(config, { onFatal: (err) => assert.fail(String(err)) });
-    const app = createApp({
-      db,
-      sendCommitter: writer,
-      config,
-      log: pino({ level: 'silent' }),
-      sessions: new SessionSigner(config.secretKey, 60),
-    });
-    server = http.createServer(app.app.callback());
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = async () => {
-      app.close();
-      await writer.close();
-      await new Promise((r) => server.close(r));
-    };
-    const api = new ApiClient(base);
+    node = await startApiNode(db, testDb);
+    base = node.api.baseUrl;
+    const api = node.api;
     const reg = await api.post<{ token: string; user: { id: string } }>('/v1/auth/register', {
       body: { email: 'oneclick@example.com', password: 'a long password', name: 'One Click' },
     });
@@ -65,16 +42,15 @@ describe('POST /public/unsubscribe/:token', () => {
       .select('id')
       .where('email_id', '=', emailId)
       .executeTakeFirstOrThrow();
-    token = unsubscribeToken(unsubscribeKey(config.secretKey), {
+    token = unsubscribeToken(unsubscribeKey(node.config.secretKey), {
       userId,
       emailId,
       recipientId: recipient.id,
     });
   });
   after(async () => {
-    await close();
-    await db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await node.close();
+    await testDb.close();
   });
 
   const post = (t: string, body: string | FormData, headers: Record<string, string> = {}) =>
