@@ -5,10 +5,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../../src/db/connect';
-import { migrate, openDatabase } from '../../../src/db/connect';
 import { serialise } from '../../../src/db/serialise';
 import { WriteBatcher } from '../../../src/db/write-batcher';
-import { dropTestDatabase, requirePostgres, testPostgresUrl } from '../../helpers/postgres';
+import type { BackendDb } from '../../helpers/backend-api';
+import { openBackendDb } from '../../helpers/backend-api';
+import { requirePostgres } from '../../helpers/postgres';
 
 /** Resolves once `n` parties have arrived. */
 function barrier(n: number): () => Promise<void> {
@@ -22,21 +23,15 @@ function barrier(n: number): () => Promise<void> {
 }
 
 describe('WriteBatcher: a unit that loses a deadlock on PostgreSQL runs again', requirePostgres(), () => {
-  let url: string;
+  let shared: BackendDb;
   let nodeA: Db;
   let nodeB: Db;
 
   before(async () => {
-    url = await testPostgresUrl();
-    nodeA = openDatabase(url, { poolSize: 2 });
-    nodeB = openDatabase(url, { poolSize: 2 });
-    await migrate(nodeA);
+    shared = await openBackendDb('postgres');
+    [nodeA, nodeB] = shared.nodes;
   });
-  after(async () => {
-    await nodeA.destroy();
-    await nodeB.destroy();
-    await dropTestDatabase(url);
-  });
+  after(() => shared.close());
 
   /**
    * Node A takes `k1` then `k2`, node B the other way round; each waits after its first

@@ -6,27 +6,22 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../../src/db/connect';
-import { migrate, openDatabase } from '../../../src/db/connect';
 import { consumeQuota } from '../../../src/modules/quota/quota';
 import { isAppError } from '../../../src/shared/app-error';
-import { dropTestDatabase, requirePostgres, testPostgresUrl } from '../../helpers/postgres';
+import type { BackendDb } from '../../helpers/backend-api';
+import { openBackendDb } from '../../helpers/backend-api';
+import { requirePostgres } from '../../helpers/postgres';
 
 describe('quota under concurrent sends on PostgreSQL', requirePostgres(), () => {
-  let url: string;
+  let shared: BackendDb;
   let nodeA: Db;
   let nodeB: Db;
 
   before(async () => {
-    url = await testPostgresUrl();
-    nodeA = openDatabase(url, { poolSize: 2 });
-    nodeB = openDatabase(url, { poolSize: 2 });
-    await migrate(nodeA);
+    shared = await openBackendDb('postgres');
+    [nodeA, nodeB] = shared.nodes;
   });
-  after(async () => {
-    await nodeA.destroy();
-    await nodeB.destroy();
-    await dropTestDatabase(url);
-  });
+  after(() => shared.close());
 
   it('a second send of the account waits for the first and sees its count', async () => {
     const now = Date.parse('2026-11-26T12:00:30.000Z');
