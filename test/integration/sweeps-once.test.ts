@@ -1,8 +1,6 @@
 // Periodic sweeps run once per cluster, not once per worker (issue 23 item 2): two real
 // worker processes on one database, started together, each seeding every schedule.
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +10,9 @@ import { migrate, openDatabase } from '../../src/db/connect';
 import { freePorts } from '../helpers/free-port';
 import { requirePostgres, testPostgresUrl } from '../helpers/postgres';
 import { waitUntil } from '../helpers/wait-until';
+import type { WorkerProcess as Worker } from '../helpers/worker-process';
+import { startWorkerProcess as startWorker } from '../helpers/worker-process';
 
-const MAIN = path.join(__dirname, '../../src/worker/main.js');
 const SECRET_KEY = 'sweeps-once-test-secret-key-0123456789abcdef';
 /** The sweeps seeded at worker start, and the event each logs once per run. */
 const SWEEPS = [
@@ -21,29 +20,6 @@ const SWEEPS = [
   { queue: 'abuse-evaluation', event: 'abuse_sweep' },
   { queue: 'dns-recheck', event: 'dns_recheck_sweep' },
 ] as const;
-
-interface Worker {
-  readonly child: ChildProcess;
-  readonly lines: Record<string, unknown>[];
-  readonly exit: Promise<number | null>;
-}
-
-function startWorker(env: Record<string, string>): Worker {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env } });
-  const lines: Record<string, unknown>[] = [];
-  let buffer = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, i);
-      buffer = buffer.slice(i + 1);
-      if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
-    }
-  });
-  child.stderr.resume();
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, lines, exit };
-}
 
 /** Both workers up, then what each sweep left behind once the webhook dispatch chain has run a few slots. */
 async function runTwoWorkers(databaseUrl: string, root: string): Promise<{ workers: Worker[]; db: Db }> {

@@ -1,7 +1,5 @@
 // The worker entry point as the supervisor and the container run it.
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -11,8 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { queueDepths } from '../../src/jobs/queue-stats';
 import { openTestDatabase } from '../helpers/open-database';
 import { processDatabase } from '../helpers/test-db';
-
-const MAIN = path.join(__dirname, '../../src/worker/main.js');
+import { startWorkerProcess as startWorker } from '../helpers/worker-process';
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -20,31 +17,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-interface Started {
-  child: ChildProcess;
-  lines: Record<string, unknown>[];
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function startWorker(env: Record<string, string>): Started {
-  // Only what the worker needs: a stray DATABASE_URL or SECRET_KEY from the outer shell must not leak in.
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env } });
-  const lines: Record<string, unknown>[] = [];
-  let buffer = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
-      lines.push(JSON.parse(buffer.slice(0, i)) as Record<string, unknown>);
-      buffer = buffer.slice(i + 1);
-    }
-  });
-  child.stderr.resume();
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, lines, exit };
 }
 
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
