@@ -21,7 +21,7 @@ import {
   invalidRecipient,
 } from '../emails/emails.errors';
 import type { SendEmailInput } from './emails.schemas';
-import type { StoredResponse } from './idempotency';
+import type { IdempotencyScope, StoredResponse } from './idempotency';
 import { replayIdempotent } from './idempotency';
 import { resolveSendingDomain } from './sending-domain';
 import type { QuotaUsage } from '../quota/quota';
@@ -60,6 +60,10 @@ export interface SendResult extends StoredResponse {
   readonly queued?: readonly QueuedLogFields[] | undefined;
   /** Test mode sent from a domain not yet verified (any message of a batch). */
   readonly unverifiedDomain?: boolean | undefined;
+}
+
+function idempotencyScope(deps: SendDeps): IdempotencyScope {
+  return { mode: deps.mode, onlyDomainId: deps.onlyDomainId ?? null };
 }
 
 /** Retry-After of a send refused under the free-space floor: the floor is re-read every second. */
@@ -211,9 +215,13 @@ async function commitOrReplay<T>(
   } catch (err) {
     if (!isAppError(err) || err.code !== 'EMAIL_QUEUE_FAILED') throw err;
     if (idempotency !== undefined) {
-      const replay = await replayIdempotent(db, userId, idempotency.key, idempotency.requestHash).catch(
-        () => undefined,
-      );
+      const replay = await replayIdempotent(
+        db,
+        userId,
+        idempotencyScope(deps),
+        idempotency.key,
+        idempotency.requestHash,
+      ).catch(() => undefined);
       if (replay) return replay;
     }
     deps.log.error({ event: 'email_queue_failed', err: err.cause, userId }, 'could not queue message');
@@ -238,7 +246,13 @@ export async function sendEmail(deps: SendDeps & { readonly input: SendEmailInpu
   const userId = deps.user.id;
   const idempotency = deps.idempotency;
   if (idempotency !== undefined) {
-    const replay = await replayIdempotent(deps.db, userId, idempotency.key, idempotency.requestHash);
+    const replay = await replayIdempotent(
+      deps.db,
+      userId,
+      idempotencyScope(deps),
+      idempotency.key,
+      idempotency.requestHash,
+    );
     if (replay) return { ...replay, usage: null, replayed: true };
   }
   const id = newId('email');
@@ -267,7 +281,13 @@ export async function sendEmailBatch(
   const userId = deps.user.id;
   const idempotency = deps.idempotency;
   if (idempotency !== undefined) {
-    const replay = await replayIdempotent(deps.db, userId, idempotency.key, idempotency.requestHash);
+    const replay = await replayIdempotent(
+      deps.db,
+      userId,
+      idempotencyScope(deps),
+      idempotency.key,
+      idempotency.requestHash,
+    );
     if (replay) return { ...replay, usage: null, replayed: true };
   }
   const now = isoNow();
