@@ -128,18 +128,14 @@ export function requireFullAccess(ctx: AppContext, next: Koa.Next): Promise<void
   return next();
 }
 
-/** Key management: a session, or a `full_access` key (issue 20; the spec had sessions only). */
-export function requireKeyManager(ctx: AppContext): string {
+/**
+ * For dashboard-only actions (API key management, sign-out): an API key, whatever its
+ * permission or mode, is authenticated but not allowed. `refusal` names the rule.
+ */
+export function requireSession(ctx: AppContext, refusal?: string): string {
   const auth = ctx.state.auth;
   if (!auth) throw unauthorized();
-  if (auth.permission !== 'full_access') throw restrictedApiKey();
-  return auth.userId;
-}
-
-/** For dashboard-only actions (API key management): an API key is authenticated but not allowed. */
-export function requireSession(ctx: AppContext): string {
-  const auth = ctx.state.auth;
-  if (!auth) throw unauthorized();
-  if (auth.kind !== 'session') throw forbidden('This action needs a session token, not an API key');
+  if (auth.kind !== 'session')
+    throw forbidden(refusal ?? 'This action needs a session token, not an API key');
   return auth.userId;
 }

@@ -91,6 +91,8 @@ export interface RouteSpec extends RouteDoc {
   readonly authInHandler?: true;
   /** Runs before authentication (the per-IP credential budget of the auth routes). */
   readonly before?: Koa.Middleware<AppState>;
+  /** `session` routes: the FORBIDDEN message an API key gets, naming the rule it broke. */
+  readonly apiKeyRefusal?: string;
 }
 
 /** One documented operation, as the OpenAPI document is built from it. */
@@ -115,9 +117,11 @@ export type Handler<Q = Record<string, never>> = (
  */
 const NO_QUERY = z.strictObject({});
 
-function sessionOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
-  requireSession(ctx);
-  return next();
+function sessionOnly(refusal: string | undefined): Koa.Middleware<AppState> {
+  return (ctx, next) => {
+    requireSession(ctx, refusal);
+    return next();
+  };
 }
 
 function operatorOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
@@ -150,7 +154,9 @@ export class RouteGroup {
     spec: RouteSpec & { readonly query?: Q },
     handler: Handler<z.output<Q>>,
   ): void {
-    const { method, path, auth, authInHandler, before, tag, ...doc } = spec;
+    const { method, path, auth, authInHandler, before, tag, apiKeyRefusal, ...doc } = spec;
+    if (apiKeyRefusal !== undefined && auth !== 'session')
+      throw new Error(`${spec.operationId}: apiKeyRefusal needs auth 'session'`);
     if (authInHandler && auth !== 'either')
       throw new Error(`${spec.operationId}: authInHandler needs auth 'either'`);
     if (doc.anyQuery && doc.query) throw new Error(`${spec.operationId}: anyQuery and query both set`);
@@ -163,7 +169,7 @@ export class RouteGroup {
       handler(ctx, doc.anyQuery ? ({} as z.output<Q>) : (validateQuery(schema, ctx.query) as z.output<Q>));
     const chain: RouterMiddleware<AppState>[] = [];
     if (before) chain.push(before);
-    chain.push(...this.guard(auth, authInHandler === true));
+    chain.push(...this.guard(auth, authInHandler === true, apiKeyRefusal));
     if (auth === 'either' && !doc.sendingKey) {
       // authInHandler routes are the sends, which a sending key may call.
       if (authInHandler) throw new Error(`${spec.operationId}: authInHandler routes must be sendingKey`);
@@ -182,12 +188,12 @@ export class RouteGroup {
     });
   }
 
-  private guard(auth: Auth, inHandler: boolean): Koa.Middleware<AppState>[] {
+  private guard(auth: Auth, inHandler: boolean, apiKeyRefusal?: string): Koa.Middleware<AppState>[] {
     if (auth === 'none' || inHandler) return [];
     if (auth === 'internal') return [requireInternalToken(this.deps.config.internalApiToken)];
     const authenticated = authenticate(this.deps);
     if (auth === 'operator') return [authenticated, operatorOnly];
-    return auth === 'session' ? [authenticated, sessionOnly] : [authenticated];
+    return auth === 'session' ? [authenticated, sessionOnly(apiKeyRefusal)] : [authenticated];
   }
 }
 

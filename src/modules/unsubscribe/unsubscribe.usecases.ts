@@ -55,6 +55,7 @@ export async function unsubscribeOneClick(
   const target = await unsubscribeTarget(db, key, token);
   const newlySuppressed = await db.transaction().execute(async (trx) => {
     const added = await suppressAutomatically(trx, {
+      mode: target.mode,
       userId: target.userId,
       email: target.address,
       type: 'unsubscribe',
