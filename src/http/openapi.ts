@@ -82,6 +82,8 @@ function fromZod(schema: z.ZodType): JsonSchema {
 function errorCodes(op: Operation): string[] {
   const codes = new Set<string>([...ACCESS_ERRORS[op.auth], ...(op.errors ?? [])]);
   if (op.auth === 'either' && !op.sendingKey) codes.add('RESTRICTED_API_KEY');
+  // A test-mode key on a state change outside the sandbox (route.ts, liveKeyOnly).
+  if (op.auth === 'either' && op.method !== 'get' && !op.sendingKey && !op.testKey) codes.add('FORBIDDEN');
   // A session cookie changing state must carry the CSRF token (authenticate.ts, issue 19).
   if (op.auth !== 'none' && op.auth !== 'internal' && op.method !== 'get') codes.add('CSRF_FAILED');
   // Every route refuses query parameters it does not declare (route.ts, NO_QUERY).

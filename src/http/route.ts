@@ -2,7 +2,7 @@ import type { RouterContext, RouterMiddleware } from '@koa/router';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
-import { notFound } from '../shared/app-error';
+import { forbidden, notFound } from '../shared/app-error';
 import { authenticate, requireFullAccess, requireSession } from './authenticate';
 import { validateQuery } from './body';
 import type { ApiDeps, AppContext, AppState } from './context';
@@ -71,6 +71,12 @@ export interface RouteDoc {
    * other `either` route answers such a key RESTRICTED_API_KEY.
    */
   readonly sendingKey?: true;
+  /**
+   * A state-changing `either` route a test-mode key may call, because its effect stays in the
+   * sandbox (adding a domain, checking its DNS). Every other such route answers a test key
+   * FORBIDDEN: test mode never reaches a live effect. The sends (`sendingKey`) are implied.
+   */
+  readonly testKey?: true;
   /** Non-error responses besides `ok` (304, the 503 of /ready). */
   readonly otherResponses?: Readonly<
     Record<string, { readonly description: string; readonly schema?: z.ZodType }>
@@ -124,6 +130,19 @@ function sessionOnly(refusal: string | undefined): Koa.Middleware<AppState> {
   };
 }
 
+/**
+ * A test-mode key may read, send into the capture and add domains, nothing else: every other
+ * change (a live message cancelled, a webhook or domain removed, limits, branding, inbound
+ * mail) would reach live mail.
+ */
+function liveKeyOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
+  if (ctx.state.auth?.mode === 'test')
+    throw forbidden(
+      'A test-mode API key cannot change what live mail depends on: use a live key or the dashboard',
+    );
+  return next();
+}
+
 function operatorOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
   requireOperator(ctx);
   return next();
@@ -175,6 +194,7 @@ export class RouteGroup {
       if (authInHandler) throw new Error(`${spec.operationId}: authInHandler routes must be sendingKey`);
       chain.push(requireFullAccess);
     }
+    if (auth === 'either' && method !== 'get' && !doc.sendingKey && !doc.testKey) chain.push(liveKeyOnly);
     if (doc.ids) chain.push(idParams(doc.ids));
     chain.push(authInHandler ? authenticatedBy(withQuery) : withQuery);
     this.router.register(path, [method], chain);

@@ -105,7 +105,7 @@ describe('a test key never reaches a live effect', () => {
       });
       assert.equal(res.status, 403, `${method} ${path}: ${res.text}`);
       assert.equal(res.body.error.code, 'FORBIDDEN');
-      assert.match(res.body.error.message, /test-mode API key cannot change the suppression list/);
+      assert.match(res.body.error.message, /test-mode API key cannot change/);
     }
     for (const [method, path, body] of [
       ['POST', '/suppressions', { email: 'blocked@dest.test' }],
@@ -123,6 +123,68 @@ describe('a test key never reaches a live effect', () => {
     assert.equal(read.status, 200, 'reading stays open to a test key');
     const removed = await app.api.delete(`/v1/suppressions/${made.body.id}`, { token: live });
     assert.equal(removed.status, 200, removed.text);
+  });
+
+  it('a test key changes nothing live mail depends on: every other state change answers 403 FORBIDDEN', async () => {
+    const scheduled = await app.api.post<SendBody>('/v1/emails', {
+      token: live,
+      body: {
+        from: `app@${DOMAIN}`,
+        to: 'later@dest.test',
+        subject: 'Later',
+        text: 'x',
+        scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
+    assert.equal(scheduled.status, 202, scheduled.text);
+    const id = scheduled.body.id;
+    const before = (
+      await app.api.get<{ status: string; scheduledAt: string }>(`/v1/emails/${id}`, { token: live })
+    ).body;
+    const domainId = sending.domain.id;
+    const refused: [string, string, unknown][] = [
+      ['POST', `/v1/emails/${id}/cancel`, undefined],
+      ['PATCH', `/v1/emails/${id}`, { scheduledAt: new Date(Date.now() + 7_200_000).toISOString() }],
+      ['DELETE', `/v1/domains/${domainId}`, undefined],
+      ['PATCH', '/v1/settings/limits', { emailsPerHour: 1 }],
+      ['POST', '/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['email.sent'] }],
+      ['DELETE', '/v1/inbound/inb_00000000000000000000000000', undefined],
+    ];
+    for (const [method, path, body] of refused) {
+      const res = await app.api.request<{ error: { code: string; message: string } }>(method, path, {
+        token: test,
+        body,
+      });
+      assert.equal(res.status, 403, `${method} ${path}: ${res.text}`);
+      assert.equal(res.body.error.code, 'FORBIDDEN', `${method} ${path}`);
+      assert.match(res.body.error.message, /test-mode API key cannot change what live mail depends on/);
+    }
+    for (const [method, path] of [
+      ['POST', `/emails/${id}/cancel`],
+      ['DELETE', `/domains/${domainId}`],
+    ] as const) {
+      const res = await app.api.request<ResendError>(method, path, { token: test });
+      assert.equal(res.status, 403, `${method} ${path}: ${res.text}`);
+      assert.equal(res.body.name, 'restricted_api_key');
+    }
+    const still = await app.api.get<{ status: string; scheduledAt: string }>(`/v1/emails/${id}`, {
+      token: live,
+    });
+    assert.deepEqual(
+      [still.body.status, still.body.scheduledAt],
+      [before.status, before.scheduledAt],
+      'the live message is still scheduled, at its time',
+    );
+    const domain = await app.api.get(`/v1/domains/${domainId}`, { token: live });
+    assert.equal(domain.status, 200, 'the live domain is still there');
+    // What stays in the sandbox is open: adding a domain to send test mail from.
+    const added = await app.api.post('/v1/domains', {
+      token: test,
+      body: { domain: 'trial.sandbox.example.com' },
+    });
+    assert.equal(added.status, 201, added.text);
+    const cancelled = await app.api.post(`/v1/emails/${id}/cancel`, { token: live });
+    assert.equal(cancelled.status, 200, cancelled.text);
   });
 
   it('an Idempotency-Key is per mode: a test send never answers a live one, nor the reverse', async () => {
