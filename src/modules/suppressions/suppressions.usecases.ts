@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, SuppressionType } from '../../db/schema';
 import { defineError } from '../../shared/app-error';
 import type { Actor } from '../audit/audit.repository';
-import { recordAudit } from '../audit/audit.repository';
+import { recordAudit, systemActor } from '../audit/audit.repository';
 import type { SuppressionRow } from './suppressions.repository';
 import * as repo from './suppressions.repository';
 import { parseAddress } from '../emails/address';
@@ -115,8 +115,9 @@ export async function removeSuppression(
 }
 
 /**
- * Automatic suppressions (hard bounces, complaints): idempotent, audited with the
- * system as actor. Returns true when the address was newly suppressed.
+ * Automatic suppressions (hard bounces, complaints, one-click unsubscribes): idempotent,
+ * audited with the system as actor, or with whoever posted the unsubscribe link (`actor`).
+ * Returns true when the address was newly suppressed.
  */
 export async function suppressAutomatically(
   db: Kysely<Database>,
@@ -126,12 +127,13 @@ export async function suppressAutomatically(
     type: SuppressionType;
     reason: string;
     sourceEmailId: string | null;
+    actor?: Actor;
   },
 ): Promise<boolean> {
   const row = await repo.insertSuppression(db, input);
   if (!row) return false;
   await recordAudit(db, {
-    actor: { type: 'system', id: null, ip: null, userAgent: null },
+    actor: input.actor ?? systemActor,
     userId: input.userId,
     action: 'suppression.created',
     resource: 'suppression',
