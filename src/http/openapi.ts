@@ -91,6 +91,8 @@ function errorCodes(op: Operation): string[] {
   if (op.ids) codes.add('NOT_FOUND');
   // JSON bodies are capped at 1 MiB; the send route answers EMAIL_TOO_LARGE instead.
   if (op.body && !codes.has('EMAIL_TOO_LARGE')) codes.add('PAYLOAD_TOO_LARGE');
+  // A body sent without Content-Type: application/json (body.ts, requireJsonContentType).
+  if (op.body) codes.add('UNSUPPORTED_MEDIA_TYPE');
   codes.add('RATE_LIMIT_EXCEEDED');
   codes.add('INTERNAL_ERROR');
   return [...codes];

@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import { z } from 'zod';
 import { forbidden, notFound } from '../shared/app-error';
 import { authenticate, requireFullAccess, requireSession } from './authenticate';
-import { validateQuery } from './body';
+import { requireJsonContentType, validateQuery } from './body';
 import type { ApiDeps, AppContext, AppState } from './context';
 import { requireOperator } from './context';
 import { requireInternalToken } from './internal-auth';
@@ -143,6 +143,11 @@ function liveKeyOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
   return next();
 }
 
+function jsonBodyOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
+  requireJsonContentType(ctx);
+  return next();
+}
+
 function operatorOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
   requireOperator(ctx);
   return next();
@@ -187,6 +192,9 @@ export class RouteGroup {
     const withQuery = (ctx: RouterContext<AppState>) =>
       handler(ctx, doc.anyQuery ? ({} as z.output<Q>) : (validateQuery(schema, ctx.query) as z.output<Q>));
     const chain: RouterMiddleware<AppState>[] = [];
+    // First: a body that is not declared JSON reaches neither credential checks nor the
+    // credential-attempt budget.
+    if (doc.body) chain.push(jsonBodyOnly);
     if (before) chain.push(before);
     chain.push(...this.guard(auth, authInHandler === true, apiKeyRefusal));
     if (auth === 'either' && !doc.sendingKey) {

@@ -1,7 +1,7 @@
 import { resolveAuth } from '../../http/authenticate';
 import { readBody, validate, validationFailure } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
-import { requireAuth } from '../../http/context';
+import { requestActor, requireAuth } from '../../http/context';
 import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
 import { pageBody } from '../../shared/cursor';
@@ -166,6 +166,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       const done = await rescheduleEmail({
         db: deps.db,
         log: deps.log,
+        actor: requestActor(ctx),
         userId,
         emailId: ctx.params.id ?? '',
         input,
@@ -223,7 +224,13 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
-      ctx.body = await cancelEmail({ db: deps.db, log: deps.log, userId, emailId: ctx.params.id ?? '' });
+      ctx.body = await cancelEmail({
+        db: deps.db,
+        log: deps.log,
+        actor: requestActor(ctx),
+        userId,
+        emailId: ctx.params.id ?? '',
+      });
     },
   );
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, SendMode, SuppressionType } from '../../db/schema';
 import { defineError, forbidden } from '../../shared/app-error';
 import type { Actor } from '../audit/audit.repository';
-import { recordAudit } from '../audit/audit.repository';
+import { recordAudit, systemActor } from '../audit/audit.repository';
 import type { SuppressionRow } from './suppressions.repository';
 import * as repo from './suppressions.repository';
 import { parseAddress } from '../emails/address';
@@ -130,9 +130,10 @@ export async function removeSuppression(
 }
 
 /**
- * Automatic suppressions (hard bounces, complaints, unsubscribes): idempotent, audited with
- * the system as actor. Returns true when the address was newly suppressed. Test mail never
- * suppresses: a simulated bounce must not outlive the test by blocking live sends.
+ * Automatic suppressions (hard bounces, complaints, one-click unsubscribes): idempotent,
+ * audited with the system as actor, or with whoever posted the unsubscribe link (`actor`).
+ * Returns true when the address was newly suppressed. Test mail never suppresses: a
+ * simulated bounce must not outlive the test by blocking live sends.
  */
 export async function suppressAutomatically(
   db: Kysely<Database>,
@@ -144,13 +145,14 @@ export async function suppressAutomatically(
     sourceEmailId: string | null;
     /** The mode of the message the bounce, complaint or unsubscribe is about. */
     mode: SendMode;
+    actor?: Actor;
   },
 ): Promise<boolean> {
   if (input.mode === 'test') return false;
   const row = await repo.insertSuppression(db, input);
   if (!row) return false;
   await recordAudit(db, {
-    actor: { type: 'system', id: null, ip: null, userAgent: null },
+    actor: input.actor ?? systemActor,
     userId: input.userId,
     action: 'suppression.created',
     resource: 'suppression',
