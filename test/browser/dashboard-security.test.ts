@@ -236,8 +236,11 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
   });
 
   it('signing out ends the session: the old cookie and token no longer work', async () => {
-    // Reinstated, the same session works again (the account row is read on every request).
+    // Reinstated, the account signs in again: its sessions from before the suspension stay ended.
     await page.goto(`${base}/signin`);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await heading('Overview').waitFor();
     const old = (await context.cookies(base)).find((c) => c.name === 'mr_session')?.value ?? '';
     await page.getByRole('button', { name: 'Sign out' }).click();
