@@ -261,7 +261,7 @@ export function buildOpenApiDocument(options: {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description:
-            'A session token from POST /v1/auth/register or /v1/auth/login. The dashboard sends it as the HttpOnly `mr_session` cookie instead; a cookie-authenticated request that changes state must carry `X-CSRF-Token` equal to the `mr_csrf` cookie (else 403 CSRF_FAILED).',
+            'A session token from POST /v1/auth/register or /v1/auth/login. The dashboard sends it as the HttpOnly `mr_session` cookie instead (`__Host-mr_session` when BASE_URL is https); a cookie-authenticated request that changes state must carry `X-CSRF-Token` equal to the `mr_csrf` cookie (`__Host-mr_csrf` under https; else 403 CSRF_FAILED).',
         },
         internalToken: {
           type: 'apiKey',

@@ -2,7 +2,7 @@ import { readBody } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
-import { previewHeaders, previewQuery } from '../../shared/message-preview';
+import { previewBody, previewHeaders, previewQuery } from '../../shared/message-preview';
 import { pageBody } from '../../shared/cursor';
 import { contentDisposition, safeContentType } from './inbound-view';
 import { listInboundQuery, patchInboundBody } from './inbound.schemas';
@@ -164,7 +164,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
       const { userId } = requireAuth(ctx);
       const body = await inboundPart({ db: deps.db, userId, id: ctx.params.id ?? '', part: q.part });
       ctx.set(previewHeaders(q.part, q.remoteImages === '1'));
-      ctx.body = body;
+      ctx.body = previewBody(q.part, body);
     },
   );
 

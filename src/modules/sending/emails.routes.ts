@@ -14,7 +14,7 @@ import {
   listEmailViews,
 } from '../emails/emails.usecases';
 import { messageBytes } from '../delivery/message-bytes';
-import { previewHeaders, previewQuery } from '../../shared/message-preview';
+import { previewBody, previewHeaders, previewQuery } from '../../shared/message-preview';
 import { cancelEmail } from './cancel-email';
 import { deliveryView } from '../delivery/delivery-explanation';
 import { findPendingSend } from '../delivery/pending-send.repository';
@@ -144,7 +144,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       const { userId } = requireAuth(ctx);
       const body = await emailPart({ db: deps.db, userId, emailId: ctx.params.id ?? '', part: q.part });
       ctx.set(previewHeaders(q.part, q.remoteImages === '1'));
-      ctx.body = body;
+      ctx.body = previewBody(q.part, body);
     },
   );
 
