@@ -8,6 +8,43 @@ let mailparser: Promise<typeof Mailparser> | undefined;
 /** Spec, Limits: attachments stored per inbound message. */
 export const MAX_INBOUND_ATTACHMENTS = 25;
 
+/**
+ * Bounds on parsing one received message (docs/inbound.md, "Messages that cannot be
+ * parsed"): past any of them the message is not parsed at all and is stored unparsed,
+ * so a hostile message cannot hold the worker's CPU or memory. Part and header-block
+ * bounds are enforced by mailparser too (its maxChildNodes and maxHeadSize).
+ */
+export const MAX_INBOUND_MIME_PARTS = 1000;
+/** Multipart and embedded-message levels. */
+export const MAX_INBOUND_MIME_DEPTH = 50;
+/** Header fields in one part's header block. */
+export const MAX_INBOUND_HEADER_FIELDS = 1000;
+/** Bytes of one part's header block. */
+export const MAX_INBOUND_HEADER_BYTES = 256 * 1024;
+/** Longest unfolded Content-Type value the shape scan keeps (a boundary is at most 70 characters). */
+const MAX_CONTENT_TYPE_CHARS = 4096;
+
+/**
+ * A message that parsing can never succeed on (the same bytes fail the same way): stored
+ * unparsed with `reason` rather than retried. Told apart by its brand, like PermanentJobError.
+ */
+const UNPARSABLE = Symbol.for('mailroom.unparsable-message');
+
+export class UnparsableMessageError extends Error {
+  readonly [UNPARSABLE] = true;
+
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'UnparsableMessageError';
+  }
+}
+
+export function isUnparsableMessageError(error: unknown): error is UnparsableMessageError {
+  return (
+    typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[UNPARSABLE] === true
+  );
+}
+
 export interface ParsedAttachment {
   readonly filename: string | null;
   readonly contentType: string;
@@ -73,35 +110,196 @@ function dateOf(parsed: ParsedMail): string | null {
   return d instanceof Date && !Number.isNaN(d.getTime()) ? d.toISOString() : null;
 }
 
+/** The `boundary` parameter of an unfolded Content-Type value, when it names a multipart one. */
+function multipartBoundary(contentType: string): string | null {
+  const lower = contentType.toLowerCase();
+  if (!lower.trimStart().startsWith('multipart/')) return null;
+  const at = lower.indexOf('boundary=');
+  if (at < 0) return null;
+  let value = contentType.slice(at + 'boundary='.length).trimStart();
+  if (value.startsWith('"')) {
+    const close = value.indexOf('"', 1);
+    value = close < 0 ? value.slice(1) : value.slice(1, close);
+  } else {
+    let stop = value.length;
+    for (const c of [';', ' ', '\t', '\r']) {
+      const i = value.indexOf(c);
+      if (i >= 0 && i < stop) stop = i;
+    }
+    value = value.slice(0, stop);
+  }
+  return value === '' ? null : value;
+}
+
+const CONTENT_TYPE = 'content-type:';
+/** Longest delimiter line compared against the open boundaries ("--", 70 characters, "--", with room). */
+const MAX_DELIMITER_CHARS = 200;
+
 /**
- * Parses a raw message with mailparser. The HTML part is kept exactly as
+ * One linear pass over the lines of `raw`, before mailparser sees it: counts MIME parts,
+ * nesting levels (multiparts and embedded messages) and the header fields and bytes of
+ * each header block, and throws {@link UnparsableMessageError} at the first bound
+ * crossed. It follows the structure the way a MIME parser does, but approximately
+ * (mailparser's own part and header-size limits stay on as the backstop); each
+ * delimiter line is compared with at most {@link MAX_INBOUND_MIME_DEPTH} open boundaries.
+ */
+export function checkMimeShape(raw: Buffer): void {
+  /** Open levels, innermost last: a multipart's delimiter, or null for an embedded message. */
+  const open: (string | null)[] = [];
+  let parts = 1;
+  let inHeader = true;
+  let fields = 0;
+  let headerBytes = 0;
+  let contentType: string | null = null;
+  let inContentType = false;
+  const enter = (level: string | null): void => {
+    open.push(level);
+    if (open.length > MAX_INBOUND_MIME_DEPTH) {
+      throw new UnparsableMessageError(`MIME structure nested deeper than ${MAX_INBOUND_MIME_DEPTH} levels`);
+    }
+  };
+  const newPart = (): void => {
+    parts++;
+    if (parts > MAX_INBOUND_MIME_PARTS) {
+      throw new UnparsableMessageError(`more than ${MAX_INBOUND_MIME_PARTS} MIME parts`);
+    }
+    inHeader = true;
+  };
+  /** Ends the header block being read (a delimiter line can end it early, as in mailparser). */
+  const endHeader = (): void => {
+    contentType = null;
+    inContentType = false;
+    fields = 0;
+    headerBytes = 0;
+  };
+  /** A delimiter of an open multipart: a new part or the multipart's end; false otherwise. */
+  const delimiter = (line: string): boolean => {
+    for (let i = open.length - 1; i >= 0; i--) {
+      const d = open[i];
+      if (d === null || d === undefined || !line.startsWith(d)) continue;
+      const rest = line.slice(d.length);
+      if (rest !== '' && rest !== '--') continue;
+      endHeader();
+      open.length = rest === '' ? i + 1 : i;
+      if (rest === '') newPart();
+      else inHeader = false;
+      return true;
+    }
+    return false;
+  };
+  for (let start = 0; start < raw.length;) {
+    const lf = raw.indexOf(0x0a, start);
+    const next = lf < 0 ? raw.length : lf + 1;
+    const end = lf < 0 ? raw.length : lf > start && raw[lf - 1] === 0x0d ? lf - 1 : lf;
+    const maybeDelimiter = raw[start] === 0x2d && raw[start + 1] === 0x2d && open.length > 0;
+    if (
+      maybeDelimiter &&
+      delimiter(raw.toString('latin1', start, Math.min(end, start + MAX_DELIMITER_CHARS)).trimEnd())
+    ) {
+      // handled: a new part's header block or the multipart's epilogue follows
+    } else if (inHeader) {
+      headerBytes += next - start;
+      if (headerBytes > MAX_INBOUND_HEADER_BYTES) {
+        throw new UnparsableMessageError(`a header block larger than ${MAX_INBOUND_HEADER_BYTES} bytes`);
+      }
+      if (end === start) {
+        // The end of a header block: the part's body starts.
+        inHeader = false;
+        const type = contentType;
+        endHeader();
+        const boundary = type === null ? null : multipartBoundary(type);
+        if (boundary !== null) enter(`--${boundary}`);
+        else if (type?.trim().toLowerCase().startsWith('message/rfc822') === true) {
+          enter(null);
+          newPart(); // the embedded message's own header block follows
+        }
+      } else if (raw[start] === 0x20 || raw[start] === 0x09) {
+        if (inContentType && contentType !== null && contentType.length < MAX_CONTENT_TYPE_CHARS) {
+          contentType += raw.toString('latin1', start, Math.min(end, start + MAX_CONTENT_TYPE_CHARS));
+        }
+      } else {
+        fields++;
+        if (fields > MAX_INBOUND_HEADER_FIELDS) {
+          throw new UnparsableMessageError(
+            `more than ${MAX_INBOUND_HEADER_FIELDS} header fields in one part`,
+          );
+        }
+        const name = raw.toString('latin1', start, Math.min(end, start + CONTENT_TYPE.length));
+        inContentType = name.toLowerCase() === CONTENT_TYPE;
+        if (inContentType) {
+          contentType = raw.toString(
+            'latin1',
+            start + CONTENT_TYPE.length,
+            Math.min(end, start + CONTENT_TYPE.length + MAX_CONTENT_TYPE_CHARS),
+          );
+        }
+      }
+    }
+    start = next;
+  }
+}
+
+/** PostgreSQL's text cannot hold U+0000: it is stored as U+FFFD on both engines (the raw bytes keep it). */
+function storable(text: string): string;
+function storable(text: string | null): string | null;
+function storable(text: string | null): string | null {
+  return text === null || !text.includes('\u0000') ? text : text.replaceAll('\u0000', '\ufffd');
+}
+
+/** mailparser's size-limit errors, in the words of the bounds above. */
+function parseFailure(err: unknown): UnparsableMessageError {
+  const message = err instanceof Error ? err.message : String(err);
+  if (message === 'Max allowed child nodes exceeded') {
+    return new UnparsableMessageError(`more than ${MAX_INBOUND_MIME_PARTS} MIME parts`);
+  }
+  if (message === 'Max header size for a MIME node exceeded') {
+    return new UnparsableMessageError(`a header block larger than ${MAX_INBOUND_HEADER_BYTES} bytes`);
+  }
+  return new UnparsableMessageError(`the MIME parser failed: ${message.slice(0, 200)}`);
+}
+
+/**
+ * Parses a raw message with mailparser, within the bounds above ({@link checkMimeShape}
+ * first); a message past them, or one mailparser fails on, throws
+ * {@link UnparsableMessageError} (the same bytes would fail again). The HTML part is kept exactly as
  * received (decoded from its transfer encoding and charset, never sanitised;
  * spec: rule 8): `keepCidLinks` stops mailparser rewriting `cid:` references
  * into data: URLs.
  */
 export async function parseInbound(raw: Buffer): Promise<ParsedInbound> {
   const { simpleParser } = await (mailparser ??= import('mailparser'));
-  const parsed = await simpleParser(raw, { keepCidLinks: true, skipTextToHtml: true });
+  checkMimeShape(raw);
+  let parsed: ParsedMail;
+  try {
+    parsed = await simpleParser(raw, {
+      keepCidLinks: true,
+      skipTextToHtml: true,
+      maxChildNodes: MAX_INBOUND_MIME_PARTS,
+      maxHeadSize: MAX_INBOUND_HEADER_BYTES,
+    });
+  } catch (err) {
+    throw parseFailure(err);
+  }
   const from = addresses(parsed.from);
   const attachments = parsed.attachments.slice(0, MAX_INBOUND_ATTACHMENTS).map((a): ParsedAttachment => ({
     filename: sanitizeFilename(a.filename),
-    contentType: a.contentType || 'application/octet-stream',
-    contentId: a.contentId ?? null,
-    disposition: a.contentDisposition || null,
+    contentType: storable(a.contentType || 'application/octet-stream'),
+    contentId: storable(a.contentId ?? null),
+    disposition: storable(a.contentDisposition || null),
     size: a.content.length,
     sha256: crypto.createHash('sha256').update(a.content).digest('hex'),
     content: a.content,
   }));
   return {
-    fromAddress: from[0] ?? null,
-    fromHeader: parsed.from?.text ?? null,
+    fromAddress: storable(from[0] ?? null),
+    fromHeader: storable(parsed.from?.text ?? null),
     to: addresses(parsed.to),
     cc: addresses(parsed.cc),
-    subject: parsed.subject ?? null,
-    messageId: parsed.messageId ?? null,
+    subject: storable(parsed.subject ?? null),
+    messageId: storable(parsed.messageId ?? null),
     date: dateOf(parsed),
-    text: parsed.text ?? null,
-    html: typeof parsed.html === 'string' ? parsed.html : null,
+    text: storable(parsed.text ?? null),
+    html: typeof parsed.html === 'string' ? storable(parsed.html) : null,
     headers: parsed.headerLines.map((h) => ({
       name: h.line.slice(0, Math.max(0, h.line.indexOf(':'))),
       value: headerValue(h.line),
