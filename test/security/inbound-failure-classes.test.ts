@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
@@ -118,7 +119,9 @@ describe('every inbound failure class ends as a stored message and an event', ()
         .execute();
       assert.equal(jobs.length, messages.length);
       const rawGone = sent.get('raw gone')!;
-      const refs = jobs.map((j) => JSON.parse(j.payload) as { rawPath: string; size: number; sha256: string });
+      const refs = jobs.map(
+        (j) => JSON.parse(j.payload) as { rawPath: string; size: number; sha256: string },
+      );
       const ref = refs.find((r) => r.size === rawGone.length)!;
       if (ref.rawPath.startsWith('db:')) {
         await db.deleteFrom('raw_messages').where('id', '=', ref.rawPath.slice(3)).execute();
@@ -211,6 +214,67 @@ describe('every inbound failure class ends as a stored message and an event', ()
     assert.match(m.text ?? '', /caf/);
     assert.equal(m.attachments.length, 1);
     await webhookFor(m.id);
+  });
+
+  it('attachments the database refuses on every attempt: retried, then stored unparsed on the last', async () => {
+    // A real database fault on the attachments' table (a trigger), not a stand-in: the
+    // store transaction fails on every attempt; an unparsed row has no attachment to store.
+    const db = openApplianceDb(app);
+    const postgres = app.databaseUrl.startsWith('postgres');
+    try {
+      if (postgres) {
+        await sql`create function refuse_attachment() returns trigger language plpgsql as $$
+          begin raise exception 'attachment store refused'; end $$`.execute(db);
+        await sql`create trigger refuse_attachment before insert on inbound_attachments
+          for each row execute function refuse_attachment()`.execute(db);
+      } else {
+        await sql`create trigger refuse_attachment before insert on inbound_attachments
+          begin select raise(abort, 'attachment store refused'); end`.execute(db);
+      }
+      const raw = await compose({
+        from: FROM,
+        to: KEPT,
+        subject: 'attachment refused',
+        text: 'see attached',
+        attachments: [{ filename: 'report.pdf', content: 'pdf' }],
+      });
+      sent.set('attachment refused', raw);
+      assert.match((await sendRaw(app, raw, { from: FROM, to: [KEPT] })).response, /^250 /);
+      // Five attempts, 1 + 2 + 4 + 8 s of backoff (+25 % jitter) between them.
+      await waitUntil(
+        'the message stored after its last attempt',
+        async () =>
+          (
+            await app.api.get<{ data: { size: number }[] }>('/v1/inbound?limit=100', { token })
+          ).body.data.some((m) => m.size === raw.length),
+        90_000,
+      );
+    } finally {
+      await sql`drop trigger refuse_attachment${sql.raw(postgres ? ' on inbound_attachments' : '')}`.execute(
+        db,
+      );
+      if (postgres) await sql`drop function refuse_attachment()`.execute(db);
+      await db.destroy();
+    }
+    const m = await find('attachment refused');
+    assert.equal(m.unparsed, true);
+    assert.equal(m.unparsedReason, 'processing failed after 5 attempts');
+    assert.deepEqual(m.rcptTo, [KEPT]);
+    const got = await fetchBytes(app, token, `/v1/inbound/${m.id}/raw`);
+    assert.ok(got.bytes.equals(sent.get('attachment refused')!), 'its raw bytes are kept');
+    assert.equal((await webhookFor(m.id)).unparsed, true);
+    const failures = app.lines.filter(
+      (l) => l.includes('"job_failed"') && l.includes('attachment store refused'),
+    );
+    assert.equal(failures.length, 4, 'the first four attempts failed and were retried');
+    assert.ok(
+      app.lines.some((l) => l.includes('"inbound_processing_failed"')),
+      'the error is logged',
+    );
+    assert.ok(
+      !JSON.stringify(m).includes('attachment store refused'),
+      'the database error is not shown to the account',
+    );
   });
 
   it('no job ended dead', () => {
