@@ -170,8 +170,12 @@ export function InboundDetail(props: { id: string }) {
               <dd class="mono">{m.mailFrom || '<>'}</dd>
               <dt>To</dt>
               <dd>{m.to.join(', ')}</dd>
-              <dt>Envelope recipients</dt>
-              <dd class="mono">{m.rcptTo.join(', ')}</dd>
+              {m.unparsed ? (
+                <>
+                  <dt>Envelope recipients</dt>
+                  <dd class="mono">{m.rcptTo.join(', ')}</dd>
+                </>
+              ) : null}
               <dt>Authentication</dt>
               <dd>
                 <AuthBadges m={m} />
