@@ -21,7 +21,7 @@ export const MAX_INBOUND_MIME_DEPTH = 50;
 export const MAX_INBOUND_HEADER_FIELDS = 1000;
 /** Bytes of one part's header block. */
 export const MAX_INBOUND_HEADER_BYTES = 256 * 1024;
-/** Longest unfolded Content-Type value the shape scan keeps (a boundary is at most 70 characters). */
+/** Longest unfolded value of a field the shape scan keeps (a boundary is at most 70 characters). */
 const MAX_CONTENT_TYPE_CHARS = 4096;
 
 /**
@@ -131,7 +131,24 @@ function multipartBoundary(contentType: string): string | null {
   return value === '' ? null : value;
 }
 
-const CONTENT_TYPE = 'content-type:';
+/** The header fields the shape scan reads: they decide where parts and embedded messages are. */
+const KEPT_FIELDS = new Set(['content-type', 'content-transfer-encoding', 'content-disposition']);
+const MAX_KEPT_NAME = 'content-transfer-encoding'.length + 2;
+
+/**
+ * Whether a part's body is parsed as a message of its own, as mailparser decides it: a
+ * `message/rfc822` part, not transfer-encoded, shown inline (any other stays an attachment).
+ */
+function isEmbeddedMessage(fields: ReadonlyMap<string, string>): boolean {
+  const token = (name: string): string => ((fields.get(name) ?? '').split(';')[0] ?? '').trim().toLowerCase();
+  return (
+    token('content-type') === 'message/rfc822' &&
+    ['', '7bit', '8bit', 'binary'].includes(token('content-transfer-encoding')) &&
+    token('content-disposition') === 'inline'
+  );
+}
+/** Bytes scanned between two yields to the event loop. */
+const YIELD_BYTES = 1024 * 1024;
 /** Longest delimiter line compared against the open boundaries ("--", 70 characters, "--", with room). */
 const MAX_DELIMITER_CHARS = 200;
 
@@ -139,19 +156,22 @@ const MAX_DELIMITER_CHARS = 200;
  * One linear pass over the lines of `raw`, before mailparser sees it: counts MIME parts,
  * nesting levels (multiparts and embedded messages) and the header fields and bytes of
  * each header block, and throws {@link UnparsableMessageError} at the first bound
- * crossed. It follows the structure the way a MIME parser does, but approximately
- * (mailparser's own part and header-size limits stay on as the backstop); each
- * delimiter line is compared with at most {@link MAX_INBOUND_MIME_DEPTH} open boundaries.
+ * crossed, yielding to the event loop every MiB. It follows the structure the way a
+ * MIME parser does, but approximately (mailparser's own part and header-size limits
+ * stay on as the backstop); each delimiter line is compared with at most
+ * {@link MAX_INBOUND_MIME_DEPTH} open boundaries.
  */
-export function checkMimeShape(raw: Buffer): void {
+export async function checkMimeShape(raw: Buffer): Promise<void> {
   /** Open levels, innermost last: a multipart's delimiter, or null for an embedded message. */
   const open: (string | null)[] = [];
   let parts = 1;
   let inHeader = true;
   let fields = 0;
   let headerBytes = 0;
-  let contentType: string | null = null;
-  let inContentType = false;
+  /** The fields of the header block being read that decide its structure, unfolded. */
+  const kept = new Map<string, string>();
+  /** The kept field a folded line continues, if any. */
+  let continuing: string | null = null;
   const enter = (level: string | null): void => {
     open.push(level);
     if (open.length > MAX_INBOUND_MIME_DEPTH) {
@@ -167,8 +187,8 @@ export function checkMimeShape(raw: Buffer): void {
   };
   /** Ends the header block being read (a delimiter line can end it early, as in mailparser). */
   const endHeader = (): void => {
-    contentType = null;
-    inContentType = false;
+    kept.clear();
+    continuing = null;
     fields = 0;
     headerBytes = 0;
   };
@@ -187,7 +207,12 @@ export function checkMimeShape(raw: Buffer): void {
     }
     return false;
   };
-  for (let start = 0; start < raw.length;) {
+  for (let start = 0, yieldAt = YIELD_BYTES; start < raw.length;) {
+    if (start >= yieldAt) {
+      // Other jobs of the worker run between slices (about 30 ms of the worst input each).
+      yieldAt = start + YIELD_BYTES;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     const lf = raw.indexOf(0x0a, start);
     const next = lf < 0 ? raw.length : lf + 1;
     const end = lf < 0 ? raw.length : lf > start && raw[lf - 1] === 0x0d ? lf - 1 : lf;
@@ -205,17 +230,21 @@ export function checkMimeShape(raw: Buffer): void {
       if (end === start) {
         // The end of a header block: the part's body starts.
         inHeader = false;
-        const type = contentType;
+        const boundary = multipartBoundary(kept.get('content-type') ?? '');
+        const embedded = isEmbeddedMessage(kept);
         endHeader();
-        const boundary = type === null ? null : multipartBoundary(type);
         if (boundary !== null) enter(`--${boundary}`);
-        else if (type?.trim().toLowerCase().startsWith('message/rfc822') === true) {
+        else if (embedded) {
           enter(null);
           newPart(); // the embedded message's own header block follows
         }
       } else if (raw[start] === 0x20 || raw[start] === 0x09) {
-        if (inContentType && contentType !== null && contentType.length < MAX_CONTENT_TYPE_CHARS) {
-          contentType += raw.toString('latin1', start, Math.min(end, start + MAX_CONTENT_TYPE_CHARS));
+        const value = continuing === null ? undefined : kept.get(continuing);
+        if (continuing !== null && value !== undefined && value.length < MAX_CONTENT_TYPE_CHARS) {
+          kept.set(
+            continuing,
+            value + raw.toString('latin1', start, Math.min(end, start + MAX_CONTENT_TYPE_CHARS)),
+          );
         }
       } else {
         fields++;
@@ -224,13 +253,16 @@ export function checkMimeShape(raw: Buffer): void {
             `more than ${MAX_INBOUND_HEADER_FIELDS} header fields in one part`,
           );
         }
-        const name = raw.toString('latin1', start, Math.min(end, start + CONTENT_TYPE.length));
-        inContentType = name.toLowerCase() === CONTENT_TYPE;
-        if (inContentType) {
-          contentType = raw.toString(
-            'latin1',
-            start + CONTENT_TYPE.length,
-            Math.min(end, start + CONTENT_TYPE.length + MAX_CONTENT_TYPE_CHARS),
+        const colon = raw.indexOf(0x3a, start);
+        const name =
+          colon < 0 || colon > Math.min(end, start + MAX_KEPT_NAME)
+            ? ''
+            : raw.toString('latin1', start, colon).trim().toLowerCase();
+        continuing = KEPT_FIELDS.has(name) ? name : null;
+        if (continuing !== null) {
+          kept.set(
+            continuing,
+            raw.toString('latin1', colon + 1, Math.min(end, colon + 1 + MAX_CONTENT_TYPE_CHARS)),
           );
         }
       }
@@ -268,7 +300,7 @@ function parseFailure(err: unknown): UnparsableMessageError {
  */
 export async function parseInbound(raw: Buffer): Promise<ParsedInbound> {
   const { simpleParser } = await (mailparser ??= import('mailparser'));
-  checkMimeShape(raw);
+  await checkMimeShape(raw);
   let parsed: ParsedMail;
   try {
     parsed = await simpleParser(raw, {
