@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { fail } from '../../src/jobs/fail';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
@@ -72,6 +73,7 @@ describe('every inbound failure class ends as a stored message and an event', ()
     const messages: [string, string, Buffer][] = [
       ['raw gone', KEPT, plain('raw gone', KEPT)],
       ['domain gone', GONE, plain('domain gone', GONE)],
+      ['worker stopped', KEPT, plain('worker stopped', KEPT)],
       [
         // U+0000 in the subject (an encoded word), the text body (quoted-printable) and an
         // attachment's filename: PostgreSQL's text refuses it.
@@ -108,26 +110,48 @@ describe('every inbound failure class ends as a stored message and an event', ()
       sent.set(key, bytes);
     }
 
-    // Between the 250 and the processing: the first message's raw bytes disappear and
-    // the second one's receiving domain is deleted.
+    // Between the 250 and the processing: the first message's raw bytes disappear, the
+    // second one's receiving domain is deleted, the third one's worker stalls on it.
     const db = openApplianceDb(app);
     try {
       const jobs = await db
         .selectFrom('jobs')
-        .select('payload')
+        .select(['id', 'payload'])
         .where('queue', '=', 'inbound-processing')
         .execute();
       assert.equal(jobs.length, messages.length);
-      const rawGone = sent.get('raw gone')!;
-      const refs = jobs.map(
-        (j) => JSON.parse(j.payload) as { rawPath: string; size: number; sha256: string },
-      );
-      const ref = refs.find((r) => r.size === rawGone.length)!;
+      const refs = jobs.map((j) => ({
+        id: j.id,
+        ...(JSON.parse(j.payload) as { rawPath: string; size: number }),
+      }));
+      const jobOf = (key: string) => refs.find((r) => r.size === sent.get(key)!.length)!;
+      const ref = jobOf('raw gone');
       if (ref.rawPath.startsWith('db:')) {
         await db.deleteFrom('raw_messages').where('id', '=', ref.rawPath.slice(3)).execute();
       } else {
         fs.rmSync(ref.rawPath);
       }
+      // The stall watchdog fails the job without a retry, under the lease the stalled
+      // worker held, and kills that worker (src/worker/stall-watchdog-thread.ts).
+      const stalled = jobOf('worker stopped').id;
+      await db
+        .updateTable('jobs')
+        .set({
+          state: 'running',
+          attempts: 1,
+          lease_owner: 'stalled-worker',
+          lease_expires_at: new Date(Date.now() + 60_000).toISOString(),
+        })
+        .where('id', '=', stalled)
+        .execute();
+      const failed = await fail(
+        db,
+        { id: stalled, attempts: 1, maxAttempts: 1 },
+        'stalled-worker',
+        new Error('worker stalled: event loop blocked for 10000 ms'),
+        { retryable: false },
+      );
+      assert.equal(failed.outcome, 'dead');
     } finally {
       await db.destroy();
     }
@@ -184,6 +208,16 @@ describe('every inbound failure class ends as a stored message and an event', ()
     const hook = await webhookFor(m.id);
     assert.equal(hook.unparsed, true);
     assert.equal(hook.unparsedReason, 'the raw message is missing from the store');
+  });
+
+  it('the job failed by the stall watchdog (no retry): stored unparsed when the worker restarts', async () => {
+    const m = await find('worker stopped');
+    assert.equal(m.unparsed, true);
+    assert.equal(m.unparsedReason, 'processing stopped before the message was stored');
+    assert.deepEqual(m.rcptTo, [KEPT]);
+    const raw = await fetchBytes(app, token, `/v1/inbound/${m.id}/raw`);
+    assert.ok(raw.bytes.equals(sent.get('worker stopped')!), 'its raw bytes are kept');
+    assert.equal((await webhookFor(m.id)).unparsed, true);
   });
 
   it('receiving domain deleted before processing: stored, parsed, without its domain', async () => {
