@@ -68,9 +68,14 @@ describe('inbound mail that cannot be parsed is stored unparsed, never dropped',
     await setReceiving(app, token, domainId, { receiveEnabled: true });
     const hook = await app.api.post('/v1/webhooks', {
       token,
-      body: { url: `${receiver.url}/hook`, events: ['email.received'] },
+      body: { url: receiver.url, events: ['email.received'] },
     });
     assert.equal(hook.status, 201, hook.text);
+    const resend = await app.api.post('/v1/webhooks', {
+      token,
+      body: { url: `${receiver.url}/resend`, events: ['email.received'], payloadFormat: 'resend' },
+    });
+    assert.equal(resend.status, 201, resend.text);
     await new Promise((r) => setTimeout(r, 2_500)); // the MX's view of domains refreshes every 2 s
   });
 
@@ -81,8 +86,8 @@ describe('inbound mail that cannot be parsed is stored unparsed, never dropped',
   });
 
   /** The email.received delivery naming `inboundId` (webhooks are delivered asynchronously). */
-  async function webhookFor(inboundId: string): Promise<{ body: string }> {
-    const find = () => receiver.requests.find((r) => r.body.includes(inboundId));
+  async function webhookFor(inboundId: string, path = '/hook'): Promise<{ body: string }> {
+    const find = () => receiver.requests.find((r) => r.url === path && r.body.includes(inboundId));
     await waitUntil('the email.received webhook', () => find() !== undefined, 60_000);
     return find()!;
   }
@@ -127,6 +132,14 @@ describe('inbound mail that cannot be parsed is stored unparsed, never dropped',
     assert.match(String(payload.unparsedReason), reason);
     assert.equal(payload.from, FROM);
     assert.deepEqual(payload.to, [TO]);
+    // The Resend-format body says so too, in its own field names.
+    const resend = JSON.parse((await webhookFor(summary.id, '/hook/resend')).body) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
+    assert.equal(resend.type, 'email.received');
+    assert.equal(resend.data.unparsed, true);
+    assert.match(String(resend.data.unparsed_reason), reason);
 
     assert.ok(
       app.lines.some((l) => l.includes('"inbound_unparsed"') && l.includes(summary.id)),
@@ -171,5 +184,7 @@ describe('inbound mail that cannot be parsed is stored unparsed, never dropped',
     assert.equal(summary.unparsedReason, null);
     const hook = await webhookFor(summary.id);
     assert.equal((JSON.parse(hook.body) as { unparsed: unknown }).unparsed, false);
+    const resend = JSON.parse((await webhookFor(summary.id, '/hook/resend')).body) as { data: object };
+    assert.ok(!('unparsed' in resend.data), "Resend's shape is unchanged for a parsed message");
   });
 });
