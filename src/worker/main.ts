@@ -4,7 +4,7 @@ import { WriteBatcher } from '../db/write-batcher';
 import { exitOnFatal } from '../shared/fatal';
 import { collectWhenIdle } from '../shared/idle-gc';
 import { createLogger } from '../shared/logger';
-import { rescueFailedInbound } from '../modules/inbound/inbound.job';
+import { rescueFailedInbound } from '../modules/inbound/rescue-failed-inbound';
 import { startHeartbeat } from '../modules/nodes/heartbeat';
 import { createHandlers, seedSchedules } from './handlers';
 import { startWorker } from './start-worker';

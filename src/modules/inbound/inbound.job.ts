@@ -9,16 +9,16 @@ import type { DnsResolver } from '../../shared/dns-resolver';
 import { createDnsResolver } from '../../shared/dns-resolver';
 import { newId } from '../../shared/ids';
 import type { JobHandler } from '../../jobs/job-handler';
-import type { Logger } from '../../shared/logger';
 import { isPermanentJobError, PermanentJobError } from '../../jobs/job-handler';
 import { recordOutbox } from '../webhooks/webhook-outbox.repository';
 import type { AuthResults } from './authenticate-message';
 import { authenticateMessage } from './authenticate-message';
 import { cachedMailauthResolver } from './dns-cache';
 import { inboundLimit } from './inbound-limit';
-import { findInboundIdByRawPath, insertInbound } from './inbound.repository';
+import { accountExists, findInboundIdByRawPath, insertInbound } from './inbound.repository';
 import type { ParsedInbound } from './parse-message';
-import { isUnparsableMessageError, parseInbound } from './parse-message';
+import { isUnparsableMessageError } from './mime-shape';
+import { parseInbound } from './parse-message';
 import type { RawStore } from './raw-store';
 import { rawStoreFor } from './raw-store-of';
 
@@ -213,8 +213,7 @@ export async function processInbound(
 ): Promise<ProcessOutcome> {
   const existing = await findInboundIdByRawPath(deps.db, p.rawPath);
   if (existing !== undefined) return { kind: 'duplicate', inboundId: existing };
-  const user = await deps.db.selectFrom('users').select('id').where('id', '=', p.userId).executeTakeFirst();
-  if (user === undefined) return { kind: 'account-gone' };
+  if (!(await accountExists(deps.db, p.userId))) return { kind: 'account-gone' };
 
   const raw = await deps.rawStore.get(p.rawPath);
   if (raw === undefined) return storeUnparsed(deps, p, 'the raw message is missing from the store');
@@ -247,63 +246,6 @@ export async function storeUnparsed(
   const stored = await storeInbound(deps, p, unparsedContent(reason));
   if (stored.duplicate) return { kind: 'duplicate', inboundId: stored.inboundId };
   return { kind: 'unparsed', inboundId: stored.inboundId, reason };
-}
-
-/** Why a rescued message has no parsed fields (see {@link rescueFailedInbound}). */
-export const STOPPED_REASON = 'processing stopped before the message was stored';
-/** Failed jobs looked at per rescue run, newest first. */
-const RESCUE_BATCH = 500;
-
-/**
- * Stores unparsed the messages of `inbound-processing` jobs that ended `failed` without
- * their message row: jobs the handler could not settle itself (the stall watchdog failed
- * the job and killed the worker; the worker died on the job's last attempt and the lease
- * expired; the database was down even for the unparsed store). Run at worker start and
- * with every retention run; idempotent (a job whose message exists is skipped, and a
- * concurrent rescue on another node loses on the unique raw reference). A malformed
- * payload names nothing to store; an account deleted meanwhile has no one to show it to.
- */
-export async function rescueFailedInbound(deps: {
-  readonly db: Kysely<Database>;
-  readonly writes: Pick<WriteBatcher, 'run'>;
-  readonly logger: Logger;
-}): Promise<number> {
-  const failed = await deps.db
-    .selectFrom('jobs')
-    .select(['id', 'payload'])
-    .where('queue', '=', 'inbound-processing')
-    .where('state', '=', 'failed')
-    .orderBy('run_at', 'desc')
-    .limit(RESCUE_BATCH)
-    .execute();
-  let rescued = 0;
-  for (const job of failed) {
-    let payload: InboundIntakePayload;
-    try {
-      payload = parseInboundPayload(JSON.parse(job.payload));
-    } catch {
-      continue;
-    }
-    if ((await findInboundIdByRawPath(deps.db, payload.rawPath)) !== undefined) continue;
-    const user = await deps.db
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', payload.userId)
-      .executeTakeFirst();
-    if (user === undefined) continue;
-    try {
-      const outcome = await storeUnparsed(deps, payload, STOPPED_REASON);
-      if (outcome.kind !== 'unparsed') continue;
-      rescued++;
-      deps.logger.warn(
-        { event: 'inbound_unparsed', inboundId: outcome.inboundId, jobId: job.id, reason: STOPPED_REASON },
-        'inbound message of a failed job stored unparsed',
-      );
-    } catch (err) {
-      deps.logger.error({ event: 'inbound_rescue_failed', jobId: job.id, err });
-    }
-  }
-  return rescued;
 }
 
 export interface InboundHandlerDeps {

@@ -10,7 +10,7 @@ import type { OrphanSweepResult } from './orphan-raw-files';
 import { sweepOrphanRawFiles } from './orphan-raw-files';
 import { sweepOrphanRawRows } from './orphan-raw-rows';
 import { WriteBatcher } from '../../db/write-batcher';
-import { rescueFailedInbound } from '../inbound/inbound.job';
+import { rescueFailedInbound } from '../inbound/rescue-failed-inbound';
 import { rawStoreFor } from '../inbound/raw-store-of';
 import type { PruneCounts, PruneOptions } from './prune-tables';
 import { pruneTables } from './prune-tables';

@@ -9,8 +9,8 @@ import {
   MAX_INBOUND_MIME_PARTS,
   checkMimeShape,
   isUnparsableMessageError,
-  parseInbound,
-} from '../../../src/modules/inbound/parse-message';
+} from '../../../src/modules/inbound/mime-shape';
+import { parseInbound } from '../../../src/modules/inbound/parse-message';
 import { compose } from '../../helpers/inbound-mail';
 
 const HEAD = 'From: a@example.org\r\nTo: b@example.com\r\nSubject: s\r\nMIME-Version: 1.0\r\n';

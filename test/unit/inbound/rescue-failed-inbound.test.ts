@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../src/config';
 import type { Db } from '../../../src/db/connect';
 import { claim } from '../../../src/jobs/claim';
-import { STOPPED_REASON } from '../../../src/modules/inbound/inbound.job';
+import { STOPPED_REASON } from '../../../src/modules/inbound/rescue-failed-inbound';
 import { rawStoreFor } from '../../../src/modules/inbound/raw-store-of';
 import { createRetentionHandler, RETENTION_QUEUE } from '../../../src/modules/retention/retention.jobs';
 import { acceptInbound, enqueueIntakeJobs } from '../../../src/mta/inbound-intake';
