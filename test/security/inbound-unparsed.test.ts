@@ -101,11 +101,7 @@ describe('inbound mail that cannot be parsed is stored unparsed, never dropped',
     );
     const info = await sendRaw(app, raw, { from: FROM, to: [TO] });
     assert.match(info.response, /^250 /, 'the MX accepted it');
-    const summary = (await waitForInbound(app, token, (m) => !before.has(m.id), 60_000)) as unknown as {
-      id: string;
-      unparsed: boolean;
-      unparsedReason: string | null;
-    };
+    const summary = await waitForInbound(app, token, (m) => !before.has(m.id), 60_000);
     assert.equal(summary.unparsed, true, 'the list marks it unparsed');
     assert.match(summary.unparsedReason ?? '', reason);
 
@@ -175,11 +171,7 @@ describe('inbound mail that cannot be parsed is stored unparsed, never dropped',
     const raw = manyParts('Fifty parts', 50);
     const info = await sendRaw(app, raw, { from: FROM, to: [TO] });
     assert.match(info.response, /^250 /);
-    const summary = (await waitForInbound(app, token, (m) => m.subject === 'Fifty parts')) as unknown as {
-      id: string;
-      unparsed: boolean;
-      unparsedReason: string | null;
-    };
+    const summary = await waitForInbound(app, token, (m) => m.subject === 'Fifty parts');
     assert.equal(summary.unparsed, false);
     assert.equal(summary.unparsedReason, null);
     const hook = await webhookFor(summary.id);
