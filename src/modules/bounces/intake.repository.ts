@@ -28,20 +28,23 @@ export async function insertReport(db: Kysely<Database>, row: BounceReportRow): 
 }
 
 /**
- * The message a tagged VERP address names, if it was sent from that domain (the tag
- * covers both, so anything else is a configuration fault, not a match).
+ * The message a VERP address names, if it was sent from that domain. A tag covers id
+ * and domain together, so a tagged address needs nothing more. An untagged one says no
+ * more than the Message-ID (both show the email id), so, like findEmailByMessageId,
+ * it finds only mail sent by the account that holds the domain VERIFIED.
  */
 export async function findEmailOfDomain(
   db: Kysely<Database>,
-  by: { readonly emailId: string; readonly domain: string },
+  by: { readonly emailId: string; readonly domain: string; readonly tagged: boolean },
 ): Promise<EmailRow | undefined> {
-  return db
+  let query = db
     .selectFrom('emails')
     .innerJoin('domains', 'domains.id', 'emails.domain_id')
     .selectAll('emails')
     .where('emails.id', '=', by.emailId)
-    .where('domains.domain', '=', by.domain)
-    .executeTakeFirst();
+    .where('domains.domain', '=', by.domain);
+  if (!by.tagged) query = query.where('domains.status', '=', 'VERIFIED');
+  return query.executeTakeFirst();
 }
 
 /**

@@ -9,7 +9,7 @@ import type { TestDb } from '../../helpers/test-db';
 import { createTestDb } from '../../helpers/test-db';
 import type { Account } from '../../helpers/email-fixtures';
 import { insertAccount, insertEmail } from '../../helpers/email-fixtures';
-import { verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
+import { taggedVerpAddress, verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
 import { buildArf, buildDsn } from '../../helpers/intake-reports';
 
 const AT = '2024-01-01T00:00:00.000Z';
@@ -170,6 +170,37 @@ describe('processReport', () => {
     assert.equal(s.suppressions.length, 0);
   });
 
+  it('ties an untagged return path only to mail of a domain its account holds verified; a tagged one (in flight) regardless', async () => {
+    const held = await insertAccount(t.db, { domain: 'lapsed.test', domainStatus: 'FAILED' });
+    const dsn = (to: string) =>
+      buildDsn({
+        to: null,
+        recipient: to,
+        messageId: '<unknown@x.test>',
+        status: '5.1.1',
+        diagnostic: '550 5.1.1 User unknown',
+        tag: to,
+      });
+    const untagged = await insertEmail(t.db, held, {
+      queuedEvent: false,
+      status: 'delivered',
+      createdAt: AT,
+      recipients: [{ address: 'u@dest.test', status: 'delivered' }],
+    });
+    const out = await run(dsn('u@dest.test'), [verpAddress(untagged, 'lapsed.test')]);
+    assert.equal(out.kind, 'unmatched');
+    assert.equal((await state(untagged)).email.status, 'delivered');
+    const tagged = await insertEmail(t.db, held, {
+      queuedEvent: false,
+      status: 'delivered',
+      createdAt: AT,
+      recipients: [{ address: 't@dest.test', status: 'delivered' }],
+    });
+    const matched = await run(dsn('t@dest.test'), [taggedVerpAddress(tagged, 'lapsed.test', KEY)]);
+    assert.equal(matched.kind === 'matched' && matched.matchedBy, 'verp');
+    assert.equal((await state(tagged)).email.status, 'bounced');
+  });
+
   it('applies a complaint tied by the VERP envelope recipient to the right recipient', async () => {
     const id = await message('delivered', ['a@dest.test', 'b@dest.test']);
     const out = await run(
@@ -179,7 +210,7 @@ describe('processReport', () => {
         recipient: 'b@dest.test',
         messageId: '<unknown@x.test>',
       }),
-      [verpAddress(id, account.domain, KEY)],
+      [verpAddress(id, account.domain)],
     );
     assert.equal(out.kind === 'matched' && out.matchedBy, 'verp');
     const s = await state(id);
