@@ -16,11 +16,6 @@ export type MatchedBy = 'verp' | 'verp_header' | 'message_id';
 export interface VerpCandidate {
   readonly emailId: string;
   readonly domain: string;
-  /**
-   * Whether it carried a tag we wrote (mail sent by an earlier version). Untagged, it is
-   * no more than the Message-ID says (both show the email id), and is looked up the same way.
-   */
-  readonly tagged: boolean;
 }
 
 /** What a report offers for finding its message, strongest evidence first. */
@@ -92,9 +87,7 @@ function sortVerp(
       refused.add(shape.emailId);
       continue;
     }
-    const at = `${read.emailId}@${read.domain}`;
-    const tagged = read.tag !== undefined || seen.get(at)?.tagged === true;
-    seen.set(at, { emailId: read.emailId, domain: read.domain, tagged });
+    seen.set(`${read.emailId}@${read.domain}`, { emailId: read.emailId, domain: read.domain });
   }
   return [...seen.values()];
 }

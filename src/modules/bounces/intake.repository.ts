@@ -28,23 +28,22 @@ export async function insertReport(db: Kysely<Database>, row: BounceReportRow): 
 }
 
 /**
- * The message a VERP address names, if it was sent from that domain. A tag covers id
- * and domain together, so a tagged address needs nothing more. An untagged one says no
- * more than the Message-ID (both show the email id), so, like findEmailByMessageId,
- * it finds only mail sent by the account that holds the domain VERIFIED.
+ * The message a VERP address names, if it was sent from that domain. Email ids are
+ * unique, so the id names one message, and the domain (the return-path host the report
+ * was sent to, within its scope) keeps a report to one domain off every other domain's
+ * mail. A tag, on mail in flight from earlier versions, was verified already.
  */
 export async function findEmailOfDomain(
   db: Kysely<Database>,
-  by: { readonly emailId: string; readonly domain: string; readonly tagged: boolean },
+  by: { readonly emailId: string; readonly domain: string },
 ): Promise<EmailRow | undefined> {
-  let query = db
+  return db
     .selectFrom('emails')
     .innerJoin('domains', 'domains.id', 'emails.domain_id')
     .selectAll('emails')
     .where('emails.id', '=', by.emailId)
-    .where('domains.domain', '=', by.domain);
-  if (!by.tagged) query = query.where('domains.status', '=', 'VERIFIED');
-  return query.executeTakeFirst();
+    .where('domains.domain', '=', by.domain)
+    .executeTakeFirst();
 }
 
 /**

@@ -11,10 +11,10 @@
  *
  * The address alone is no proof that we wrote it: its email id also shows in the
  * Message-ID. What keeps a forged report from reaching someone else's mail is the
- * scope (a report to `bounce.<domain>` touches only mail sent from `<domain>` by the
- * account that holds it verified, src/modules/bounces/intake-match.ts) and ids that
- * cannot be guessed; what keeps the injection listener from relaying a stranger is
- * its credential and the email row every sender must name (src/mta/inject-verdicts.ts).
+ * scope (a report to `bounce.<domain>` touches only mail sent from `<domain>`,
+ * src/modules/bounces/intake-match.ts) and ids that cannot be guessed; what keeps the
+ * injection listener from relaying a stranger is its credential and the email row
+ * being sent that every sender must name (src/mta/inject-verdicts.ts).
  */
 import crypto from 'node:crypto';
 import { base32 } from '../../shared/ids';

@@ -37,14 +37,14 @@ describe('messageCandidates', () => {
       originalMessageId: null,
       verpKey: KEY,
     });
-    assert.deepEqual(c.verp, [{ emailId: ID, domain: 'shop.test', tagged: true }]);
+    assert.deepEqual(c.verp, [{ emailId: ID, domain: 'shop.test' }]);
     assert.deepEqual(c.verpHeader, []);
     assert.equal(c.messageId, null);
     assert.deepEqual(c.scope, ['shop.test']);
     assert.deepEqual(c.refused, []);
   });
 
-  it('takes the untagged return path the worker writes now (spec, domains rule 5), marked untagged', () => {
+  it('takes the untagged return path the worker writes now (spec, domains rule 5)', () => {
     const c = messageCandidates({
       rcptTo: [verpAddress(ID, 'Shop.test'), `BOUNCE+${OTHER.toUpperCase()}@bounce.shop.test`],
       raw: 'Subject: x\r\n\r\nbody',
@@ -52,8 +52,8 @@ describe('messageCandidates', () => {
       verpKey: KEY,
     });
     assert.deepEqual(c.verp, [
-      { emailId: ID, domain: 'shop.test', tagged: false },
-      { emailId: OTHER, domain: 'shop.test', tagged: false },
+      { emailId: ID, domain: 'shop.test' },
+      { emailId: OTHER, domain: 'shop.test' },
     ]);
     assert.deepEqual(c.refused, []);
   });
@@ -93,7 +93,7 @@ describe('messageCandidates', () => {
       originalMessageId: readReport(raw).originalMessageId,
       verpKey: KEY,
     });
-    assert.deepEqual(c.verpHeader, [{ emailId: OTHER, domain: 'shop.test', tagged: true }]);
+    assert.deepEqual(c.verpHeader, [{ emailId: OTHER, domain: 'shop.test' }]);
     assert.equal(c.messageId, `<${ID}@shop.test>`);
     assert.deepEqual(c.scope, ['shop.test']);
   });

@@ -170,33 +170,46 @@ describe('processReport', () => {
     assert.equal(s.suppressions.length, 0);
   });
 
-  it('ties an untagged return path only to mail of a domain its account holds verified; a tagged one (in flight) regardless', async () => {
-    const held = await insertAccount(t.db, { domain: 'lapsed.test', domainStatus: 'FAILED' });
-    const dsn = (to: string) =>
+  it('ties an untagged return path to its message only at the host of its own domain; a tagged one (in flight) needs its tag', async () => {
+    // Test mail may be sent from a domain not verified yet: the simulator's reports come back to it too.
+    const trial = await insertAccount(t.db, { domain: 'trial.test', domainStatus: 'PENDING' });
+    const other = await insertAccount(t.db, { domain: 'other.test' });
+    const dsn = (to: string, tag: string) =>
       buildDsn({
         to: null,
         recipient: to,
         messageId: '<unknown@x.test>',
         status: '5.1.1',
         diagnostic: '550 5.1.1 User unknown',
-        tag: to,
+        tag,
       });
-    const untagged = await insertEmail(t.db, held, {
+    const untagged = await insertEmail(t.db, trial, {
       queuedEvent: false,
       status: 'delivered',
       createdAt: AT,
       recipients: [{ address: 'u@dest.test', status: 'delivered' }],
     });
-    const out = await run(dsn('u@dest.test'), [verpAddress(untagged, 'lapsed.test')]);
-    assert.equal(out.kind, 'unmatched');
+    // Its id at another account's host: that account's scope, not this message.
+    const forged = await run(dsn('u@dest.test', 'forged'), [verpAddress(untagged, 'other.test')]);
+    assert.equal(forged.kind, 'unmatched');
     assert.equal((await state(untagged)).email.status, 'delivered');
-    const tagged = await insertEmail(t.db, held, {
+    const wrongTag = taggedVerpAddress(
+      untagged,
+      'trial.test',
+      verpKey('another-secret-0123456789abcdefghijklmn'),
+    );
+    assert.equal((await run(dsn('u@dest.test', 'wrong tag'), [wrongTag])).kind, 'unmatched');
+    const out = await run(dsn('u@dest.test', 'genuine'), [verpAddress(untagged, 'trial.test')]);
+    assert.equal(out.kind === 'matched' && out.matchedBy, 'verp');
+    assert.equal((await state(untagged)).email.status, 'bounced');
+
+    const tagged = await insertEmail(t.db, other, {
       queuedEvent: false,
       status: 'delivered',
       createdAt: AT,
       recipients: [{ address: 't@dest.test', status: 'delivered' }],
     });
-    const matched = await run(dsn('t@dest.test'), [taggedVerpAddress(tagged, 'lapsed.test', KEY)]);
+    const matched = await run(dsn('t@dest.test', 'tagged'), [taggedVerpAddress(tagged, 'other.test', KEY)]);
     assert.equal(matched.kind === 'matched' && matched.matchedBy, 'verp');
     assert.equal((await state(tagged)).email.status, 'bounced');
   });
