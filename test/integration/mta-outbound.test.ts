@@ -132,7 +132,7 @@ describe('mta outbound through SMTP_RELAY', () => {
     client.close();
   });
 
-  it('relays only VERP senders with a known email row', async () => {
+  it('relays only the VERP sender of an email row being sent, from its own domain', async () => {
     const { client } = await SmtpClient.connect(injectPort);
     await client.command('EHLO worker.test');
     const { user, pass } = injectCredential(SECRET_KEY);
