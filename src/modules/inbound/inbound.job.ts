@@ -58,6 +58,8 @@ export interface ProcessInboundDeps {
   readonly mailHostname: string;
   /** Where the MX put the bytes (files on SQLite, rows on PostgreSQL). */
   readonly rawStore: RawStore;
+  /** Wall-clock budget of the authentication (default INBOUND_AUTH_BUDGET_MS: authenticate-message.ts). */
+  readonly authBudgetMs?: number | undefined;
 }
 
 export type ProcessOutcome =
@@ -96,6 +98,7 @@ export async function processInbound(
     mailFrom: p.mailFrom,
     mta: deps.mailHostname,
     resolver: deps.resolver,
+    budgetMs: deps.authBudgetMs,
   });
 
   const inboundId = newId('inb');
@@ -194,6 +197,8 @@ export interface InboundHandlerDeps {
   readonly parallelJobs?: number | undefined;
   /** Raw bytes of the messages processed at once at most (default {@link INBOUND_PARALLEL_BYTES}). */
   readonly parallelBytes?: number | undefined;
+  /** Wall-clock budget of each message's authentication (tests shorten it). */
+  readonly authBudgetMs?: number | undefined;
 }
 
 /**
@@ -222,7 +227,14 @@ export function createInboundHandler(deps: InboundHandlerDeps): JobHandler {
     let outcome: ProcessOutcome;
     try {
       outcome = await processInbound(
-        { db: deps.db, writes, resolver, mailHostname: deps.config.mailHostname, rawStore },
+        {
+          db: deps.db,
+          writes,
+          resolver,
+          mailHostname: deps.config.mailHostname,
+          rawStore,
+          authBudgetMs: deps.authBudgetMs,
+        },
         payload,
       );
     } finally {
@@ -238,6 +250,8 @@ export function createInboundHandler(deps: InboundHandlerDeps): JobHandler {
           dkim: outcome.auth.dkimResult,
           dmarc: outcome.auth.dmarcResult,
           authenticated: outcome.auth.authenticated,
+          dkimNotChecked: outcome.auth.dkimNotChecked,
+          authOverBudget: outcome.auth.overBudget,
           attachments: outcome.attachments,
           size: payload.size,
         },
