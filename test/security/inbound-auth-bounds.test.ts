@@ -11,14 +11,18 @@ import type { InboundIntakePayload } from '../../src/modules/inbound/intake-payl
 import { createInboundHandler } from '../../src/modules/inbound/inbound.job';
 import { commitStagedRaws, rawStoreFor } from '../../src/modules/inbound/raw-store-of';
 import { createDnsResolver } from '../../src/shared/dns-resolver';
+import type { Appliance } from '../helpers/appliance';
+import { startAppliance } from '../helpers/appliance';
 import { captureLog } from '../helpers/capture-log';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import type { Account } from '../helpers/email-fixtures';
 import { insertAccount } from '../helpers/email-fixtures';
+import { sendRaw, setReceiving, waitForInbound } from '../helpers/inbound-mail';
 import { handlerJob, jobContext } from '../helpers/job-context';
 import type { TestDb } from '../helpers/test-db';
 import { createTestDb } from '../helpers/test-db';
+import { addVerifiedDomain } from '../helpers/verified-domain';
 
 const SIGNER = 'signer.test';
 const CLIENT_IP = '192.0.2.10';
@@ -206,6 +210,66 @@ void describe('inbound authentication bounds (issue 28, item 4)', () => {
     assert.deepEqual(
       outbox.map((o) => o.event),
       ['email.received'],
+    );
+  });
+});
+
+// (a) at the public MX: the real appliance (Haraka with our plugins), real SMTP clients.
+void describe('header-section bounds at end of DATA on the public MX (issue 28, item 4)', () => {
+  let dns: FakeDns;
+  let app: Appliance;
+  let token: string;
+  const to = 'sales@inbox.bounds.example.com';
+
+  before(async () => {
+    dns = await startDnsServer();
+    app = await startAppliance({ env: { DNS_SERVERS: dns.address } });
+    ({ token } = await app.api.register());
+    const { id } = await addVerifiedDomain(app, dns, token, 'bounds.example.com');
+    await setReceiving(app, token, id, { receiveEnabled: true });
+    await new Promise((r) => setTimeout(r, 2_500)); // the MX's view of domains refreshes every 2 s
+  });
+  after(async () => {
+    await app.stop();
+    await dns.close();
+  });
+
+  /** A message whose header section has `fields` extra fields made by `field(i)`. */
+  function withFields(subject: string, count: number, field: (i: number) => string): Buffer {
+    const extra = Array.from({ length: count }, (_, i) => field(i)).join('');
+    return Buffer.concat([Buffer.from(extra), message(subject)]);
+  }
+  const fakeSignature = (i: number): string =>
+    `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=${SIGNER}; s=sel${i}; h=from:to:subject;\r\n` +
+    ` bh=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=; b=${'A'.repeat(24)}\r\n`;
+
+  void it('refuses 5,000 DKIM-Signature fields (750 KB), 51 of them and 1,200 fields; accepts 10 signatures', async () => {
+    const flood = withFields('flood', 5_000, fakeSignature);
+    assert.ok(flood.length > 700_000, `${flood.length} bytes`);
+    await assert.rejects(
+      sendRaw(app, flood, { from: `alice@${SIGNER}`, to: [to] }),
+      /554 5\.6\.0 Message refused: more than 1000 header fields/,
+    );
+    const over = withFields('fifty-one', 51, fakeSignature);
+    await assert.rejects(
+      sendRaw(app, over, { from: `alice@${SIGNER}`, to: [to] }),
+      /554 5\.6\.0 .*51 DKIM-Signature/,
+    );
+    const fields = withFields('many fields', 1_200, (i) => `X-Filler-${i}: ${i}\r\n`);
+    await assert.rejects(
+      sendRaw(app, fields, { from: `alice@${SIGNER}`, to: [to] }),
+      /554 5\.6\.0 .*header fields/,
+    );
+
+    const fine = withFields('ten signatures', 10, fakeSignature);
+    assert.match((await sendRaw(app, fine, { from: `alice@${SIGNER}`, to: [to] })).response, /^250 /);
+    const stored = await waitForInbound(app, token, (m) => m.subject === 'ten signatures');
+    assert.equal(stored.dkimResult, 'policy', 'five checked (none verifies), five not checked');
+    const all = await app.api.get<{ data: { subject: string | null }[] }>('/v1/inbound?limit=100', { token });
+    assert.deepEqual(
+      all.body.data.map((m) => m.subject),
+      ['ten signatures'],
+      'nothing of the refused messages was stored',
     );
   });
 });
