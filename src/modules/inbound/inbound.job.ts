@@ -60,6 +60,8 @@ export interface ProcessInboundDeps {
   readonly mailHostname: string;
   /** Where the MX put the bytes (files on SQLite, rows on PostgreSQL). */
   readonly rawStore: RawStore;
+  /** Wall-clock budget of the authentication (default INBOUND_AUTH_BUDGET_MS: authenticate-message.ts). */
+  readonly authBudgetMs?: number | undefined;
 }
 
 export type ProcessOutcome =
@@ -97,7 +99,14 @@ function unparsedContent(reason: string): StoredContent {
       attachments: [],
       attachmentsDropped: 0,
     },
-    auth: { spfResult: null, dkimResult: null, dmarcResult: null, authenticated: false },
+    auth: {
+      spfResult: null,
+      dkimResult: null,
+      dmarcResult: null,
+      authenticated: false,
+      dkimNotChecked: 0,
+      overBudget: false,
+    },
     unparsedReason: reason,
   };
 }
@@ -231,6 +240,7 @@ export async function processInbound(
     mailFrom: p.mailFrom,
     mta: deps.mailHostname,
     resolver: deps.resolver,
+    budgetMs: deps.authBudgetMs,
   });
   const stored = await storeInbound(deps, p, { parsed, auth, unparsedReason: null });
   if (stored.duplicate) return { kind: 'duplicate', inboundId: stored.inboundId };
@@ -262,6 +272,8 @@ export interface InboundHandlerDeps {
   readonly parallelJobs?: number | undefined;
   /** Raw bytes of the messages processed at once at most (default {@link INBOUND_PARALLEL_BYTES}). */
   readonly parallelBytes?: number | undefined;
+  /** Wall-clock budget of each message's authentication (tests shorten it). */
+  readonly authBudgetMs?: number | undefined;
 }
 
 /**
@@ -290,7 +302,14 @@ export function createInboundHandler(deps: InboundHandlerDeps): JobHandler {
     let outcome: ProcessOutcome;
     try {
       outcome = await processInbound(
-        { db: deps.db, writes, resolver, mailHostname: deps.config.mailHostname, rawStore },
+        {
+          db: deps.db,
+          writes,
+          resolver,
+          mailHostname: deps.config.mailHostname,
+          rawStore,
+          authBudgetMs: deps.authBudgetMs,
+        },
         payload,
       );
     } catch (err) {
@@ -320,6 +339,8 @@ export function createInboundHandler(deps: InboundHandlerDeps): JobHandler {
           dkim: outcome.auth.dkimResult,
           dmarc: outcome.auth.dmarcResult,
           authenticated: outcome.auth.authenticated,
+          dkimNotChecked: outcome.auth.dkimNotChecked,
+          authOverBudget: outcome.auth.overBudget,
           attachments: outcome.attachments,
           size: payload.size,
         },
