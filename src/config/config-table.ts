@@ -136,7 +136,7 @@ export const configTable = {
     'WORKER_CONCURRENCY',
     int(1, 1000),
     '128',
-    'Jobs the worker runs at once (sends wait on the MTA, so this is I/O, not cores); their database writes share commits.',
+    'Jobs the worker runs at once (sends wait on the MTA, so this is I/O, not cores); their database writes share commits. Split between the queues so none can starve another: a quarter is kept for sending (`email-send`), one slot for each other queue, the rest is shared (see operations.md, "Queues and worker slots").',
   ),
   workerPollMs: key(
     'WORKER_POLL_MS',

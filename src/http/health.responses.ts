@@ -14,6 +14,12 @@ export const ReadyView = z
       redis: ReadyCheck,
       mail: ReadyCheck,
       disk: ReadyCheck,
+      queues: ReadyCheck,
     }),
+    /** Per queue: how long its oldest due job has waited, what runs, whether it is starved. */
+    queues: z.record(
+      z.string(),
+      z.object({ oldestRunnableSeconds: z.number().int(), running: z.number().int(), starved: z.boolean() }),
+    ),
   })
   .meta({ id: 'Ready' });

@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import type { QueueWait } from '../jobs/queue-stats';
+import { queueWaits, STARVED_AFTER_MS } from '../jobs/queue-stats';
 import { probeSmtp } from '../mta/probe';
 import { storageGuardFor } from '../shared/disk-space';
 import type { ApiDeps } from './context';
@@ -25,11 +27,24 @@ export function mtaProbeHost(bindAddress: string): string {
   return bindAddress === '0.0.0.0' || bindAddress === '::' ? '127.0.0.1' : bindAddress;
 }
 
+/** `queues` of /ready: not ok while a queue is starved (queue-stats.ts); undefined waits when the read failed. */
+function starvation(waits: Record<string, QueueWait> | undefined): Check {
+  if (waits === undefined) return { ok: false, error: 'queue waits could not be read' };
+  const starved = Object.entries(waits).filter(([, w]) => w.starved);
+  if (starved.length === 0) return { ok: true };
+  const named = starved.map(([q, w]) => `${q} (${w.oldestRunnableSeconds} s)`).join(', ');
+  return {
+    ok: false,
+    error: `due jobs waiting over ${STARVED_AFTER_MS / 1000} s with none of their queue running: ${named}`,
+  };
+}
+
 /**
  * `/health` is liveness only. `/ready` checks the database, the queue store (the
  * job table), the free-space floor of the volumes (503 below it) and the MTA's SMTP banner; it needs no token (orchestrators call it)
  * and says only ok/not ok per dependency. `redis` mirrors `queue` for clients
- * written against the spec's sample shape.
+ * written against the spec's sample shape. `queues` gives each queue's oldest due
+ * job's wait; a starved queue (issue 28, item 4) makes the answer `degraded`.
  */
 export function healthRoutes(deps: ApiDeps): RouteGroup {
   const routes = new RouteGroup(deps, '', 'Operations');
@@ -49,7 +64,7 @@ export function healthRoutes(deps: ApiDeps): RouteGroup {
   );
 
   const ready: Handler = async (ctx) => {
-    const [database, queue, mail, disk] = await Promise.all([
+    const [database, queue, mail, disk, waits] = await Promise.all([
       check(() => sql`select 1 as one`.execute(deps.db)),
       check(() => deps.db.selectFrom('jobs').select('id').limit(1).execute()),
       probeSmtp(mtaProbeHost(deps.config.bindAddress), deps.config.smtpPort, 2000).then((r): Check =>
@@ -59,11 +74,13 @@ export function healthRoutes(deps: ApiDeps): RouteGroup {
       storageGuardFor(deps.config)
         .shortage()
         .then((reason): Check => (reason === undefined ? { ok: true } : { ok: false, error: reason })),
+      queueWaits(deps.db).catch(() => undefined),
     ]);
+    const queues = starvation(waits);
     const storesOk = database.ok && queue.ok && disk.ok;
-    const status = !storesOk ? 'unavailable' : mail.ok ? 'ok' : 'degraded';
+    const status = !storesOk ? 'unavailable' : mail.ok && queues.ok ? 'ok' : 'degraded';
     ctx.status = storesOk ? 200 : 503;
-    ctx.body = { status, checks: { database, queue, redis: queue, mail, disk } };
+    ctx.body = { status, checks: { database, queue, redis: queue, mail, disk, queues }, queues: waits ?? {} };
   };
   routes.define(
     {
@@ -72,8 +89,12 @@ export function healthRoutes(deps: ApiDeps): RouteGroup {
       auth: 'none',
       operationId: 'ready',
       summary:
-        'Readiness: database, queue store, free disk space, MTA (503 `unavailable` when a store fails or a volume is under DISK_FREE_FLOOR_MB; 200 `degraded` when only the MTA is down)',
-      ok: { status: 200, schema: ReadyView, description: 'Ready (`ok`) or `degraded`: only the MTA is down' },
+        'Readiness: database, queue store, free disk space, MTA, queue waits (503 `unavailable` when a store fails or a volume is under DISK_FREE_FLOOR_MB; 200 `degraded` when the MTA is down or a queue is starved)',
+      ok: {
+        status: 200,
+        schema: ReadyView,
+        description: 'Ready (`ok`) or `degraded`: the MTA is down or a queue is starved',
+      },
       otherResponses: {
         '503': {
           description: '`unavailable`: the database or queue store failed, or disk space is under the floor',

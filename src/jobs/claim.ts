@@ -6,6 +6,7 @@ import { claimable, expiredOnLastAttempt } from './claim-predicates';
 import type { LeasedRow } from './claim-postgres';
 import { byRunAt, leaseJobsPg } from './claim-postgres';
 import type { QueueName } from './queues';
+import type { SlotBudget } from './queue-slots';
 
 /** A job this worker now holds a lease on. `attempts` and the owner together fence every later write. */
 export interface ClaimedJob {
@@ -32,6 +33,11 @@ export interface ClaimOptions {
   readonly owner: string;
   readonly leaseMs: number;
   readonly limit: number;
+  /**
+   * Per-queue slots (queue-slots.ts): no queue takes more than its allowance, and what
+   * one queue takes from the shared slots is no longer there for the next. Taken from.
+   */
+  readonly budget?: SlotBudget | undefined;
   /** The current time; tests move it forward instead of sleeping. */
   readonly now?: Date | undefined;
 }
@@ -157,10 +163,10 @@ const leaseJobs = byArity<
     .returning(['id', 'queue', 'payload', 'attempts', 'max_attempts', 'lease_expires_at']),
 );
 
-const expiredCandidates = byArity<QueuesNow & { limit: number }, { id: string }>((db, s, n) =>
+const expiredCandidates = byArity<QueuesNow & { limit: number }, { id: string; queue: string }>((db, s, n) =>
   db
     .selectFrom('jobs')
-    .select('id')
+    .select(['id', 'queue'])
     .where('queue', 'in', s.list('queues', n))
     .where('state', '=', 'running')
     .where('lease_expires_at', '<=', s.param('now'))
@@ -219,13 +225,21 @@ async function claimPostgres(
   options: ClaimOptions,
 ): Promise<ClaimResult> {
   const { now, leaseExpiresAt, dead } = await startClaim(db, queues, options);
-  const rows = await leaseJobsPg(queues.length).rows(db, {
-    queues,
-    now,
-    owner: options.owner,
-    leaseExpiresAt,
-    limit: options.limit,
-  });
+  const lease = { now, owner: options.owner, leaseExpiresAt };
+  const { budget } = options;
+  const rows: LeasedRow[] = [];
+  if (budget === undefined) {
+    rows.push(...(await leaseJobsPg(queues.length).rows(db, { ...lease, queues, limit: options.limit })));
+  } else {
+    // One statement per queue, in the caller's order, each up to what the budget leaves it.
+    for (const queue of queues) {
+      const limit = Math.min(options.limit - rows.length, budget.allowance(queue));
+      if (limit < 1) continue;
+      const got = await leaseJobsPg(1).rows(db, { ...lease, queues: [queue], limit });
+      budget.take(queue, got.length);
+      rows.push(...got);
+    }
+  }
   rows.sort(byRunAt);
   return { dead, jobs: rows.map((r) => toClaimed(r, leaseExpiresAt)) };
 }
@@ -237,7 +251,7 @@ async function claimSqlite(
 ): Promise<ClaimResult> {
   const { now, leaseExpiresAt, dead } = await startClaim(trx, queues, options);
 
-  const ids = await pickCandidates(trx, queues, now, options.limit);
+  const ids = await pickCandidates(trx, queues, now, options.limit, options.budget);
   if (ids.length === 0) return { jobs: [], dead };
 
   const rows = await leaseJobs(ids.length).rows(trx, { ids, owner: options.owner, leaseExpiresAt, now });
@@ -250,26 +264,37 @@ async function claimSqlite(
 
 /**
  * Up to `limit` ids: jobs whose lease expired first (they were due before anything
- * else), then due jobs oldest first. One query per queue walks the jobs_claim index
- * (queue, state, run_at) in order and stops at `limit`; a single query over all
- * queues would sort every due row, which costs tens of ms per claim, under the
- * write lock, once a backlog builds up.
+ * else), then due jobs oldest first, each only while its queue has room in `budget`.
+ * One query per queue walks the jobs_claim index (queue, state, run_at) in order and
+ * stops at `limit`; a single query over all queues would sort every due row, which
+ * costs tens of ms per claim, under the write lock, once a backlog builds up.
  */
 async function pickCandidates(
   trx: Kysely<Database>,
   queues: QueueName[],
   now: string,
   limit: number,
+  budget: SlotBudget | undefined,
 ): Promise<string[]> {
+  const picked: string[] = [];
+  const admit = (row: { id: string; queue: QueueName }): void => {
+    if (picked.length >= limit || (budget !== undefined && budget.allowance(row.queue) < 1)) return;
+    budget?.take(row.queue, 1);
+    picked.push(row.id);
+  };
   const expired = await expiredCandidates(queues.length).rows(trx, { queues, now, limit });
-  const due: { id: string; run_at: string }[] = [];
-  const room = limit - expired.length;
+  for (const row of expired) admit({ id: row.id, queue: row.queue as QueueName });
+  const due: { id: string; run_at: string; queue: QueueName }[] = [];
+  const room = limit - picked.length;
   for (const queue of room > 0 ? queues : []) {
-    const rows = await dueCandidates.rows(trx, { queue, now, limit: room });
-    due.push(...rows);
+    const queueRoom = Math.min(room, budget?.allowance(queue) ?? room);
+    if (queueRoom < 1) continue;
+    const rows = await dueCandidates.rows(trx, { queue, now, limit: queueRoom });
+    for (const row of rows) due.push({ ...row, queue });
   }
   due.sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : 0));
-  return [...expired.map((r) => r.id), ...due.slice(0, room).map((r) => r.id)];
+  for (const row of due) admit(row);
+  return picked;
 }
 
 function toDead(row: { id: string; queue: string; attempts: number }): DeadJob {

@@ -6,6 +6,8 @@ import type { BackoffPolicy } from '../jobs/backoff';
 import type { ClaimedJob, ClaimResult } from '../jobs/claim';
 import { claim, hasClaimable } from '../jobs/claim';
 import type { QueueName } from '../jobs/queues';
+import type { SlotPlan } from '../jobs/queue-slots';
+import { planSlots, SlotBudget } from '../jobs/queue-slots';
 import { randomToken } from '../shared/ids';
 import type { Logger } from '../shared/logger';
 import type { HandlerRegistry, JobContext } from '../jobs/job-handler';
@@ -24,7 +26,7 @@ export interface JobRunnerOptions {
   readonly owner?: string | undefined;
   /** How long a claim is good for; renewed every third of it while the handler runs. */
   readonly leaseMs?: number | undefined;
-  /** Handlers running at once. */
+  /** Handlers running at once, split between the queues as queue-slots.ts says. */
   readonly concurrency?: number | undefined;
   /** Sleep between polls when nothing was due; wake() cuts it short. */
   readonly idleMs?: number | undefined;
@@ -62,6 +64,7 @@ export class JobRunner {
   private readonly logger: Logger;
   private readonly leaseMs: number;
   private readonly concurrency: number;
+  private readonly slots: SlotPlan;
   private readonly idleMs: number;
   private readonly writes: WriteBatcher;
   private readonly settlement: SettlementDeps;
@@ -94,7 +97,12 @@ export class JobRunner {
       closed: () => this.closed,
     };
     this.watchdogOptions = options.stallWatchdog;
-    this.queues = (Object.keys(this.handlers) as QueueName[]).filter((q) => this.handlers[q] !== undefined);
+    this.slots = planSlots(
+      this.concurrency,
+      (Object.keys(this.handlers) as QueueName[]).filter((q) => this.handlers[q] !== undefined),
+    );
+    // Claimed in this order (email-send first) when shared slots are short.
+    this.queues = [...this.slots.order];
   }
 
   start(): void {
@@ -142,16 +150,25 @@ export class JobRunner {
         await this.sleep(this.idleMs);
         continue;
       }
+      // Only queues with a free slot of their own or a shared one: a queue at its share
+      // waits for its own jobs to finish, whatever the others hold (queue-slots.ts).
+      const open = this.queues.filter((q) => this.budget().allowance(q) > 0);
       let claimed: ClaimResult;
       try {
         // The read keeps an idle poll off the write lock; the claim itself shares a
         // commit with whatever else the worker is writing at the moment.
-        if (!(await hasClaimable(this.db, this.queues, new Date().toISOString()))) {
+        if (open.length === 0 || !(await hasClaimable(this.db, open, new Date().toISOString()))) {
           await this.sleep(this.idleMs);
           continue;
         }
         claimed = await this.writes.run((trx) =>
-          claim(trx, { queues: this.queues, owner: this.owner, leaseMs: this.leaseMs, limit: free }),
+          claim(trx, {
+            queues: open,
+            owner: this.owner,
+            leaseMs: this.leaseMs,
+            limit: free,
+            budget: this.budget(),
+          }),
         );
       } catch (err) {
         this.logger.error({ event: 'job_claim_failed', err });
@@ -171,6 +188,13 @@ export class JobRunner {
       // Fewer than asked for means nothing else is due right now.
       if (claimed.jobs.length < free) await this.sleep(this.idleMs);
     }
+  }
+
+  /** The slots free now, from what runs per queue. */
+  private budget(): SlotBudget {
+    const running = new Map<QueueName, number>();
+    for (const f of this.inFlight) running.set(f.job.queue, (running.get(f.job.queue) ?? 0) + 1);
+    return new SlotBudget(this.slots, running);
   }
 
   private launch(job: ClaimedJob): void {

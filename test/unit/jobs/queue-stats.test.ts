@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { claim } from '../../../src/jobs/claim';
 import { complete } from '../../../src/jobs/complete';
 import { enqueue } from '../../../src/jobs/enqueue';
-import { oldestQueuedAgeMs, queueDepths } from '../../../src/jobs/queue-stats';
+import { oldestQueuedAgeMs, queueDepths, queueWaits, STARVED_AFTER_MS } from '../../../src/jobs/queue-stats';
 import { QUEUES } from '../../../src/jobs/queues';
 import type { TestDb } from '../../helpers/test-db';
 import { createTestDb } from '../../helpers/test-db';
@@ -49,5 +49,33 @@ void describe('queue statistics', () => {
     const { jobs } = await claim(t.db, { queues: ['email-send'], owner: 'w', leaseMs: 1_000, limit: 1, now });
     assert.equal(jobs.length, 1);
     assert.equal(await oldestQueuedAgeMs(t.db, 'email-send', now), 2_000);
+  });
+
+  void it('calls a queue starved when its due job waited past the threshold with none of it running', async () => {
+    const now = new Date();
+    const late = new Date(now.getTime() - STARVED_AFTER_MS - 10_000);
+    await enqueue(t.db, { queue: 'email-send', payload: {}, runAt: late });
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {}, runAt: late });
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {}, runAt: late });
+    await enqueue(t.db, { queue: 'retention', payload: {}, runAt: new Date(now.getTime() - 5_000) });
+    // webhook-delivery is busy, not starved: one of its jobs runs while the other waits.
+    const claimed = await claim(t.db, {
+      queues: ['webhook-delivery'],
+      owner: 'w',
+      leaseMs: 60_000,
+      limit: 1,
+      now,
+    });
+    assert.equal(claimed.jobs.length, 1);
+    const waits = await queueWaits(t.db, now);
+    assert.deepEqual(waits['email-send'], {
+      oldestRunnableSeconds: Math.floor((STARVED_AFTER_MS + 10_000) / 1000),
+      running: 0,
+      starved: true,
+    });
+    assert.equal(waits['webhook-delivery'].running, 1);
+    assert.equal(waits['webhook-delivery'].starved, false);
+    assert.deepEqual(waits.retention, { oldestRunnableSeconds: 5, running: 0, starved: false });
+    assert.deepEqual(waits['bounce-processing'], { oldestRunnableSeconds: 0, running: 0, starved: false });
   });
 });

@@ -12,7 +12,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import { migrate, openSqlite } from '../../../src/db/connect';
 import type { Database } from '../../../src/db/schema';
-import { oldestQueuedAgeMs, queueDepths } from '../../../src/jobs/queue-stats';
+import { oldestQueuedAgeMs, queueDepths, queueWaits } from '../../../src/jobs/queue-stats';
 import * as abuse from '../../../src/modules/abuse/abuse.repository';
 import { stopQueuedEmails } from '../../../src/modules/abuse/suspension.repository';
 import { findBranding, findPublicLogo } from '../../../src/modules/branding/branding.repository';
@@ -84,6 +84,7 @@ describe('query plans of the governance reads', () => {
     await accountUsage(db, account.userId, { hour: 100, day: 1000 }, now.getTime());
     await queueDepths(db);
     await oldestQueuedAgeMs(db, 'email-send', now);
+    await queueWaits(db, now);
     await countFailedAttemptsSince(db, since);
     await findBranding(db, account.userId);
     await findPublicLogo(db, account.userId);

@@ -155,6 +155,42 @@ void describe('JobRunner', () => {
     assert.equal(peak, 3);
   });
 
+  void it('a queue full of slow jobs does not delay a job in another queue', async () => {
+    // Every slot would go to the flood if the slots were shared by all queues (issue 28, item 4).
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let slowRunning = 0;
+    try {
+      for (let i = 0; i < 30; i++) await enqueue(t.db, { queue: 'inbound-processing', payload: { i } });
+      for (let i = 0; i < 30; i++) await enqueue(t.db, { queue: 'webhook-delivery', payload: { i } });
+      let sent = false;
+      let swept = false;
+      start(
+        {
+          'inbound-processing': async () => {
+            slowRunning++;
+            await gate;
+          },
+          'webhook-delivery': async () => {
+            slowRunning++;
+            await gate;
+          },
+          'email-send': () => Promise.resolve(void (sent = true)),
+          retention: () => Promise.resolve(void (swept = true)),
+        },
+        { concurrency: 8 },
+      );
+      await waitFor('the floods to fill the shared slots', () => slowRunning >= 5);
+      await sleep(100);
+      assert.equal(slowRunning, 5, "of eight slots, two are email-send's and one retention's");
+      await enqueue(t.db, { queue: 'email-send', payload: {} });
+      await enqueue(t.db, { queue: 'retention', payload: {} });
+      await waitFor('the send and the sweep beside the floods', () => sent && swept, 2_000);
+    } finally {
+      release();
+    }
+  });
+
   void it('wake() claims at once instead of after the idle sleep', async () => {
     let ran = false;
     const r = start({ 'email-send': () => Promise.resolve(void (ran = true)) }, { idleMs: 60_000 });
