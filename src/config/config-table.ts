@@ -366,7 +366,7 @@ export const configTable = {
     'AUTH_RATE_LIMIT_PER_15_MIN',
     int(1),
     '10',
-    'Attempts per 15 minutes per client IP on the credential endpoints (login, register, change-password).',
+    'Failed attempts per 15 minutes per client IP on the credential endpoints (login, register, change-password); a successful one does not count.',
   ),
   trustProxy: key(
     'TRUST_PROXY',

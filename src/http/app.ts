@@ -17,6 +17,7 @@ import { webhookRoutes } from '../modules/webhooks/webhooks.routes';
 import type { ApiDeps, AppState } from './context';
 import { errorMiddleware } from './error-middleware';
 import { healthRoutes } from './health.routes';
+import { lingeringClose } from './lingering-close';
 import { createMetrics } from './metrics';
 import { openApiRoutes } from './openapi';
 import { rateLimitByIp } from './rate-limit';
@@ -48,6 +49,7 @@ export function createApp(deps: ApiDeps): ApiApp {
   const credentialLimiter = new CredentialAttempts(deps.db, deps.config.authRateLimitPer15Min, 15 * 60_000);
   const metrics = createMetrics(deps);
 
+  app.use(lingeringClose());
   // One line per request (issue 11: one write per request, not two). A route that has a spec log
   // event to write (POST /v1/emails: `email_queued`) puts it in ctx.state.accessLog and this line
   // carries it, with the request's fields.

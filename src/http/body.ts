@@ -76,7 +76,7 @@ export function declaresLargeBody(ctx: Koa.Context, threshold: number): boolean 
  * Reads the raw request body, refusing more than `limit` bytes without buffering them.
  * Stream events rather than `for await`: the async iterator costs a promise and an
  * iterator object per chunk, on every request (issue 11). Going past the limit
- * destroys the request, as leaving a `for await` loop would.
+ * pauses the request; the answer then closes the connection after a bounded drain.
  */
 export async function readRawBody(ctx: Koa.Context, limit: number): Promise<Buffer> {
   const declared = Number(ctx.get('content-length') || '0');
@@ -98,7 +98,8 @@ export async function readRawBody(ctx: Koa.Context, limit: number): Promise<Buff
       size += chunk.length;
       if (size > limit) {
         done(payloadTooLarge(`Request body exceeds ${limit} bytes`));
-        req.destroy();
+        // Not destroyed: the answer goes out first, then the rest is drained (lingering-close.ts).
+        req.pause();
         return;
       }
       chunks.push(chunk);

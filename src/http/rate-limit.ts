@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { rateLimited } from '../shared/app-error';
+import type { CredentialAttempts } from '../modules/accounts/credential-attempts';
 import type { RateDecision } from '../shared/rate-limiter';
 
 /**
@@ -13,16 +14,30 @@ export interface IpLimiter {
 /** Applies a limiter keyed by client IP; 429 RATE_LIMIT_EXCEEDED with Retry-After when spent. */
 export function rateLimitByIp(limiter: IpLimiter, scope: string): Koa.Middleware {
   return async (ctx, next) => {
-    const decision = await limiter.hit(`${scope}:${ctx.ip}`);
-    if (!decision.allowed) {
-      throw rateLimited(
-        `Too many requests; retry in ${decision.retryAfterS} s`,
-        { scope, limit: decision.limit },
-        {
-          'Retry-After': String(decision.retryAfterS),
-        },
-      );
-    }
+    refuseWhenSpent(await limiter.hit(`${scope}:${ctx.ip}`), scope);
     await next();
   };
+}
+
+/**
+ * rateLimitByIp for credential endpoints: an attempt answered 2xx is taken back out of the
+ * count, so only failed attempts (any other answer) spend the client IP's budget.
+ */
+export function limitFailedAttemptsByIp(attempts: CredentialAttempts, scope: string): Koa.Middleware {
+  return async (ctx, next) => {
+    const attempt = await attempts.hit(`${scope}:${ctx.ip}`);
+    refuseWhenSpent(attempt, scope);
+    await next();
+    if (ctx.status >= 200 && ctx.status < 300) await attempt.uncount();
+  };
+}
+
+function refuseWhenSpent(decision: RateDecision, scope: string): void {
+  if (decision.allowed) return;
+  // The header and the message name the same number of seconds.
+  throw rateLimited(
+    `Too many requests; retry in ${decision.retryAfterS} s`,
+    { scope, limit: decision.limit },
+    { 'Retry-After': String(decision.retryAfterS) },
+  );
 }

@@ -1,12 +1,12 @@
 import { readBody } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
-import { rateLimitByIp } from '../../http/rate-limit';
-import type { IpLimiter } from '../../http/rate-limit';
+import { limitFailedAttemptsByIp } from '../../http/rate-limit';
 import { RouteGroup } from '../../http/route';
 import { changePasswordBody, loginBody, registerBody } from './accounts.schemas';
 import { changePassword, getAccount, login, logout, register } from './accounts.usecases';
 import { MeView, SessionView } from './accounts.responses';
+import type { CredentialAttempts } from './credential-attempts';
 import { clearSessionCookies, cookiesSecure, setSessionCookies } from './session-cookies';
 
 /**
@@ -15,10 +15,13 @@ import { clearSessionCookies, cookiesSecure, setSessionCookies } from './session
  */
 const CREDENTIAL_BODY_BYTES = 16 * 1024;
 
-/** `/v1/auth/*`: register, login, me, change-password. Credential endpoints share a per-IP attempt budget. */
-export function accountRoutes(deps: ApiDeps, credentialLimiter: IpLimiter): RouteGroup {
+/**
+ * `/v1/auth/*`: register, login, me, change-password. Credential endpoints share a per-IP
+ * budget of failed attempts.
+ */
+export function accountRoutes(deps: ApiDeps, credentialLimiter: CredentialAttempts): RouteGroup {
   const routes = new RouteGroup(deps, '/v1/auth', 'Account');
-  const limited = rateLimitByIp(credentialLimiter, 'credentials');
+  const limited = limitFailedAttemptsByIp(credentialLimiter, 'credentials');
   const secure = cookiesSecure(deps.config.baseUrl);
 
   routes.define(

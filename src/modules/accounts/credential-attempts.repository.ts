@@ -38,6 +38,17 @@ export async function countAttemptBelow(
   return row?.hits;
 }
 
+/** Takes back one attempt counted in the window (a success: issue 28 item 6). */
+export async function uncountAttempt(db: Kysely<Database>, key: string, windowStart: string): Promise<void> {
+  await db
+    .updateTable('credential_attempts')
+    .set((eb) => ({ hits: eb('hits', '-', 1) }))
+    .where('key', '=', key)
+    .where('window_start', '=', windowStart)
+    .where('hits', '>', 0)
+    .execute();
+}
+
 /** Deletes windows that started before `before`: no estimate reads them any more. */
 export async function deleteWindowsBefore(db: Kysely<Database>, before: string): Promise<void> {
   await db.deleteFrom('credential_attempts').where('window_start', '<', before).execute();

@@ -30,13 +30,39 @@ for (const backend of BACKENDS) {
       for (const limiter of [a, b, a, b, a]) seen.push((await limiter.hit('credentials:10.0.0.1')).allowed);
       assert.deepEqual(seen, [true, true, true, false, false]);
       assert.equal((await b.hit('credentials:10.0.0.2')).allowed, true, 'another IP has its own budget');
-      assert.equal((await a.hit('credentials:10.0.0.1')).retryAfterS, 15 * 60);
+      // 3 in a window of a limit of 3: closed to its end, then until they weigh 2 (5 minutes).
+      assert.equal((await a.hit('credentials:10.0.0.1')).retryAfterS, 15 * 60 + 5 * 60);
       // Half into the next window, the previous one's 3 weigh 1.5: one more attempt fits, not two.
       now += WINDOW + WINDOW / 2;
       assert.deepEqual(
         [(await b.hit('credentials:10.0.0.1')).allowed, (await a.hit('credentials:10.0.0.1')).allowed],
         [true, false],
       );
+    });
+
+    it('a success taken back does not count; Retry-After is when the budget really reopens', async () => {
+      // Issue 28 item 6. 3 minutes into a window, so the previous window's weight matters.
+      const start = Date.parse('2026-11-26T13:00:00Z');
+      let now = start + 3 * 60_000;
+      const a = new CredentialAttempts(shared.nodes[0], 10, WINDOW, () => now);
+      const key = 'credentials:10.0.0.20';
+      for (let i = 0; i < 12; i++) {
+        const ok = await a.hit(key);
+        assert.equal(ok.allowed, true, `success ${i + 1} was refused`);
+        await ok.uncount();
+      }
+      for (let i = 0; i < 10; i++) assert.equal((await a.hit(key)).allowed, true, `failure ${i + 1}`);
+      const first = await a.hit(key);
+      assert.equal(first.allowed, false);
+      // 10 in this window: closed to its end, then until the 10 weigh 9 in the next: 1.5 min more.
+      assert.equal(first.retryAfterS, 12 * 60 + 90);
+      now += 7_000;
+      const later = await a.hit(key);
+      assert.equal(later.retryAfterS, first.retryAfterS - 7, 'the same moment on every answer');
+      now = start + 3 * 60_000 + (first.retryAfterS - 1) * 1000;
+      assert.equal((await a.hit(key)).allowed, false, 'open a second early');
+      now += 1000;
+      assert.equal((await a.hit(key)).allowed, true, 'not open when Retry-After said');
     });
 
     it('attempts racing on both nodes never overshoot the budget', async () => {
