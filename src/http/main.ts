@@ -45,7 +45,11 @@ async function main(): Promise<void> {
     );
     server.listen(config.port, config.bindAddress, resolve);
   });
-  log.info({ event: 'api_started', port: config.port, bindAddress: config.bindAddress }, 'api listening');
+  const dashboard = `${config.baseUrl.replace(/\/$/, '')}/`;
+  log.info(
+    { event: 'api_started', port: config.port, bindAddress: config.bindAddress, dashboard },
+    `api listening: the dashboard is at ${dashboard}`,
+  );
   reportReady();
 
   let stopping = false;
