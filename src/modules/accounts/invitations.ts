@@ -85,7 +85,8 @@ export async function createInvitation(deps: {
       details: { email, expiresAt: row.expires_at },
     });
   });
-  const url = `${deps.baseUrl.replace(/\/+$/, '')}/signup#invite=${token}`;
+  const base = deps.baseUrl.endsWith('/') ? deps.baseUrl.slice(0, -1) : deps.baseUrl;
+  const url = `${base}/signup#invite=${token}`;
   return { ...view(row), token, url };
 }
 
