@@ -6,7 +6,10 @@ import type { Config } from './config-table';
 const LOCAL_SUFFIXES = ['localhost', 'local', 'internal', 'lan', 'home.arpa', 'test'];
 
 function isLocalHost(host: string): boolean {
-  const name = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const name = host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (net.isIP(name) !== 0) return !isPublicIp(name);
   return LOCAL_SUFFIXES.some((suffix) => name === suffix || name.endsWith(`.${suffix}`));
 }
