@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { requireKeyManager } from '../http/authenticate';
 import { readBody } from '../http/body';
 import type { ApiDeps } from '../http/context';
 import { requestActor, requireAuth } from '../http/context';
 import { RouteGroup } from '../http/route';
 import { listKeys } from '../modules/api-keys/api-keys.repository';
 import { createBody as v1CreateBody } from '../modules/api-keys/api-keys.routes';
-import { createApiKey, revokeApiKey } from '../modules/api-keys/api-keys.usecases';
+import { KEY_MANAGEMENT_REFUSAL, createApiKey, revokeApiKey } from '../modules/api-keys/api-keys.usecases';
 import { resendPage, resendPageQuery } from './resend-page';
 import { RESEND_TAG } from './resend-paths';
 import { validateAs } from './resend-validate';
@@ -20,8 +19,8 @@ const createBody = z.strictObject({
 });
 
 /**
- * `/api-keys` as Resend's SDKs call it. Key management follows /v1: a session or a
- * `full_access` key may create and revoke; a `sending_access` key is `restricted_api_key`.
+ * `/api-keys` as Resend's SDKs call it. Key management follows /v1 (unlike Resend): only a
+ * session creates and revokes; any API key is 403 `restricted_api_key` naming the rule.
  */
 export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/api-keys', RESEND_TAG);
@@ -31,7 +30,8 @@ export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
     {
       method: 'post',
       path: '/',
-      auth: 'either',
+      auth: 'session',
+      apiKeyRefusal: KEY_MANAGEMENT_REFUSAL,
       errorShape: 'resend',
       operationId: 'resendCreateApiKey',
       summary: 'Resend: create an API key; the token is shown once',
@@ -40,7 +40,7 @@ export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
       errors: ['DOMAIN_NOT_FOUND'],
     },
     async (ctx) => {
-      const userId = requireKeyManager(ctx);
+      const { userId } = requireAuth(ctx);
       const body = await readBody(ctx, createBody);
       const input = validateAs(
         v1CreateBody,
@@ -77,7 +77,8 @@ export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
       method: 'delete',
       path: '/:id',
       ids: { id: 'key' },
-      auth: 'either',
+      auth: 'session',
+      apiKeyRefusal: KEY_MANAGEMENT_REFUSAL,
       errorShape: 'resend',
       operationId: 'resendRemoveApiKey',
       summary: 'Resend: revoke an API key',
@@ -85,7 +86,7 @@ export function resendApiKeyRoutes(deps: ApiDeps): RouteGroup {
       errors: ['API_KEY_NOT_FOUND'],
     },
     async (ctx) => {
-      const userId = requireKeyManager(ctx);
+      const { userId } = requireAuth(ctx);
       const revoked = await revokeApiKey({
         db,
         userId,

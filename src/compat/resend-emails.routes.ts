@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApiDeps } from '../http/context';
-import { requireAuth } from '../http/context';
+import { requestActor, requireAuth } from '../http/context';
 import { RouteGroup } from '../http/route';
 import { resolveAuth } from '../http/authenticate';
 import { readBody, validationFailure } from '../http/body';
@@ -209,7 +209,8 @@ export function resendEmailRoutes(deps: ApiDeps): RouteGroup {
         new Map([['scheduledAt', 'scheduled_at']]),
       );
       const emailId = ctx.params.id ?? '';
-      const done = await rescheduleEmail({ db: deps.db, log: deps.log, userId, emailId, input });
+      const actor = requestActor(ctx);
+      const done = await rescheduleEmail({ db: deps.db, log: deps.log, actor, userId, emailId, input });
       if (done.due) signalWork();
       ctx.body = { object: 'email', id: emailId };
     },
@@ -229,7 +230,14 @@ export function resendEmailRoutes(deps: ApiDeps): RouteGroup {
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
-      const email = await cancelEmail({ db: deps.db, log: deps.log, userId, emailId: ctx.params.id ?? '' });
+      const emailId = ctx.params.id ?? '';
+      const email = await cancelEmail({
+        db: deps.db,
+        log: deps.log,
+        actor: requestActor(ctx),
+        userId,
+        emailId,
+      });
       ctx.body = { object: 'email', id: email.id };
     },
   );

@@ -57,6 +57,7 @@ export const RESEND_ERROR_NAMES: Readonly<Record<string, string>> = {
   EMAIL_NOT_SCHEDULED: 'validation_error',
   EMAIL_TOO_LARGE: 'validation_error',
   PAYLOAD_TOO_LARGE: 'validation_error',
+  UNSUPPORTED_MEDIA_TYPE: 'validation_error',
   IDEMPOTENCY_KEY_REUSED: 'invalid_idempotent_request',
   RATE_LIMIT_EXCEEDED: 'rate_limit_exceeded',
   SENDING_LIMIT_EXCEEDED: 'rate_limit_exceeded',

@@ -18,6 +18,26 @@ export interface ResendSurface {
   readonly groups: readonly RouteGroup[];
   /** The routes as app middleware, each passing a browser's page load on (`isBrowserNavigation`). */
   readonly mounted: readonly Koa.Middleware<AppState>[];
+  /**
+   * Goes after every route, before the dashboard: a compat request no route answered ends here
+   * (the boundary answers it), so an API client never gets a dashboard screen at the same path.
+   */
+  readonly unmatched: Koa.Middleware;
+}
+
+/**
+ * The boundary, and on every path the dashboard shares with the surface `Vary: Accept,
+ * Authorization`: the same URL is a dashboard page or Resend JSON by those two headers, so a
+ * cache must not hand one caller's answer to the other.
+ */
+function sharedPathBoundary(boundary: Koa.Middleware): Koa.Middleware {
+  return async (ctx, next) => {
+    if (isResendPath(ctx.path)) {
+      ctx.vary('Accept');
+      ctx.vary('Authorization');
+    }
+    await boundary(ctx, next);
+  };
 }
 
 function skippingNavigation(group: RouteGroup): Koa.Middleware<AppState> {
@@ -44,18 +64,23 @@ export function resendSurface(deps: ApiDeps): ResendSurface {
     resendSuppressionRoutes(deps),
   ];
   return {
-    boundary: resendErrorBoundary({
-      log: deps.log,
-      isCompatPath: (ctx) => isResendPath(ctx.path) && !isBrowserNavigation(ctx),
-      // An unsupported feature answers 501 to an authenticated caller only, as Resend's own
-      // routes answer 401 first: an anonymous probe learns nothing of what is implemented.
-      unsupported: async (ctx) => {
-        const feature = unsupportedFeature(ctx.method, ctx.path);
-        if (feature !== undefined) await resolveAuth(deps, ctx);
-        return feature;
-      },
-    }),
+    boundary: sharedPathBoundary(
+      resendErrorBoundary({
+        log: deps.log,
+        isCompatPath: (ctx) => isResendPath(ctx.path) && !isBrowserNavigation(ctx),
+        // A path no route answered is a 501 (an unsupported feature) or a 404 to an authenticated
+        // caller only, as Resend's own routes answer 401 first: an anonymous probe learns nothing
+        // of what is implemented.
+        unsupported: async (ctx) => {
+          await resolveAuth(deps, ctx);
+          return unsupportedFeature(ctx.method, ctx.path);
+        },
+      }),
+    ),
     groups,
     mounted: groups.map(skippingNavigation),
+    unmatched: async (ctx, next) => {
+      if (!isResendPath(ctx.path) || isBrowserNavigation(ctx)) await next();
+    },
   };
 }

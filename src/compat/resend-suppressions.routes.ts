@@ -59,13 +59,13 @@ export function resendSuppressionRoutes(deps: ApiDeps): RouteGroup {
       summary: 'Resend: suppress an address (origin manual)',
       body: addBody,
       ok: { status: 200, schema: ResendObjectId, description: 'Suppressed' },
-      errors: ['SUPPRESSION_ALREADY_EXISTS'],
+      errors: ['SUPPRESSION_ALREADY_EXISTS', 'FORBIDDEN'],
     },
     async (ctx) => {
-      const { userId } = requireAuth(ctx);
+      const { userId, mode } = requireAuth(ctx);
       const body = await readBody(ctx, addBody);
       const input = validateAs(v1CreateBody, { email: body.email, type: 'manual' });
-      const created = await createSuppression({ db, userId, actor: requestActor(ctx), input });
+      const created = await createSuppression({ db, userId, mode, actor: requestActor(ctx), input });
       ctx.body = { object: 'suppression', id: created.id };
     },
   );
@@ -121,12 +121,12 @@ export function resendSuppressionRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'resendRemoveSuppression',
       summary: 'Resend: remove a suppression, by id or by address',
       ok: { status: 200, schema: ResendDeleted, description: 'Removed' },
-      errors: ['SUPPRESSION_NOT_FOUND'],
+      errors: ['SUPPRESSION_NOT_FOUND', 'FORBIDDEN'],
     },
     async (ctx) => {
-      const { userId } = requireAuth(ctx);
+      const { userId, mode } = requireAuth(ctx);
       const idOrEmail = ctx.params.idOrEmail ?? '';
-      const removed = await removeSuppression({ db, userId, actor: requestActor(ctx), idOrEmail });
+      const removed = await removeSuppression({ db, userId, mode, actor: requestActor(ctx), idOrEmail });
       ctx.body = { object: 'suppression', id: removed.id, deleted: true };
     },
   );

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import { findUserById } from '../modules/accounts/accounts.repository';
-import { CSRF_COOKIE, SESSION_COOKIE } from '../modules/accounts/session-cookies';
+import type { SessionCookieNames } from '../modules/accounts/session-cookies';
+import { cookiesSecure, sessionCookieNames } from '../modules/accounts/session-cookies';
 import { looksLikeJwt } from '../modules/accounts/sessions';
 import {
   authenticateApiKey,
@@ -30,32 +31,34 @@ function sameSecret(a: string, b: string): boolean {
 /**
  * A browser sends the session cookie with any request to us, whoever's page made it, so a
  * cookie-authenticated state change must prove it came from our own pages (issue 19): the
- * double-submit token (a cross-site page can neither read `mr_csrf` nor set the header) and,
+ * double-submit token (a cross-site page can neither read the csrf cookie nor set the header) and,
  * when the browser names one, our own Origin. SameSite=Strict is a further layer, not the check.
  */
-function checkCsrf(ctx: AppContext, baseOrigin: string): void {
+function checkCsrf(ctx: AppContext, baseOrigin: string, names: SessionCookieNames): void {
   if (SAFE_METHODS.has(ctx.method)) return;
-  const cookie = ctx.cookies.get(CSRF_COOKIE) ?? '';
+  const cookie = ctx.cookies.get(names.csrf) ?? '';
   const header = ctx.get('x-csrf-token');
   if (cookie === '' || !sameSecret(header, cookie))
-    throw csrfFailed('X-CSRF-Token must repeat the mr_csrf cookie');
+    throw csrfFailed(`X-CSRF-Token must repeat the ${names.csrf} cookie`);
   const origin = ctx.get('origin');
   if (origin !== '' && origin !== baseOrigin)
     throw csrfFailed(`Origin ${origin.slice(0, 200)} is not this service (${baseOrigin})`);
 }
 
 /** The bearer token, or the dashboard's session cookie when no Authorization header is sent. */
-function callerToken(ctx: AppContext, baseOrigin: string): string {
+function callerToken(ctx: AppContext, baseUrl: string): string {
   const header = ctx.get('authorization');
   if (header !== '') {
     const token = bearerToken(header);
     if (token === undefined) throw unauthorized();
     return token;
   }
-  const cookie = ctx.cookies.get(SESSION_COOKIE);
+  // Under https only the `__Host-` names are read: a plain-named cookie could have been planted.
+  const names = sessionCookieNames(cookiesSecure(baseUrl));
+  const cookie = ctx.cookies.get(names.session);
   // Only a JWT is accepted from the cookie: API keys are for servers, never stored by a browser.
   if (cookie === undefined || cookie === '' || !looksLikeJwt(cookie)) throw unauthorized();
-  checkCsrf(ctx, baseOrigin);
+  checkCsrf(ctx, new URL(baseUrl).origin, names);
   return cookie;
 }
 
@@ -63,7 +66,7 @@ export async function resolveAuth(
   deps: Pick<ApiDeps, 'db' | 'sessions' | 'config'>,
   ctx: AppContext,
 ): Promise<AuthState> {
-  const token = callerToken(ctx, new URL(deps.config.baseUrl).origin);
+  const token = callerToken(ctx, deps.config.baseUrl);
   let userId: string;
   let keyId: string | null = null;
   let epoch: number | null = null;
@@ -89,7 +92,8 @@ export async function resolveAuth(
   }
   const user = await findUserById(deps.db, userId);
   if (!user) throw keyId ? invalidApiKey() : unauthorized('Session no longer valid');
-  // A password change bumps the epoch and so ends every session issued before it.
+  // A password change, a logout and a reinstatement bump the epoch, so each ends every session
+  // issued before it (a suspended account signs in again once reinstated).
   if (epoch !== null && user.session_epoch !== epoch) throw unauthorized('Session no longer valid');
   // The reason goes to the account's own caller: the dashboard shows it in its banner (issue 19).
   if (user.status === 'SUSPENDED')
@@ -128,18 +132,14 @@ export function requireFullAccess(ctx: AppContext, next: Koa.Next): Promise<void
   return next();
 }
 
-/** Key management: a session, or a `full_access` key (issue 20; the spec had sessions only). */
-export function requireKeyManager(ctx: AppContext): string {
+/**
+ * For dashboard-only actions (API key management, sign-out): an API key, whatever its
+ * permission or mode, is authenticated but not allowed. `refusal` names the rule.
+ */
+export function requireSession(ctx: AppContext, refusal?: string): string {
   const auth = ctx.state.auth;
   if (!auth) throw unauthorized();
-  if (auth.permission !== 'full_access') throw restrictedApiKey();
-  return auth.userId;
-}
-
-/** For dashboard-only actions (API key management): an API key is authenticated but not allowed. */
-export function requireSession(ctx: AppContext): string {
-  const auth = ctx.state.auth;
-  if (!auth) throw unauthorized();
-  if (auth.kind !== 'session') throw forbidden('This action needs a session token, not an API key');
+  if (auth.kind !== 'session')
+    throw forbidden(refusal ?? 'This action needs a session token, not an API key');
   return auth.userId;
 }

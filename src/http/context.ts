@@ -58,13 +58,18 @@ export function requireAuth(ctx: AppContext): AuthState {
   return auth;
 }
 
+/** The caller's User-Agent as audited: at most 512 characters, or null when absent. */
+export function requestUserAgent(ctx: Koa.Context | AppContext): string | null {
+  return ctx.get('user-agent').slice(0, 512) || null;
+}
+
 export function requestActor(ctx: Koa.Context | AppContext): Actor {
   const auth = (ctx.state as AppState).auth;
   return {
     type: auth ? (auth.kind === 'api_key' ? 'api_key' : 'user') : 'anonymous',
     id: auth ? (auth.keyId ?? auth.userId) : null,
     ip: ctx.ip || null,
-    userAgent: ctx.get('user-agent').slice(0, 512) || null,
+    userAgent: requestUserAgent(ctx),
   };
 }
 
@@ -73,7 +78,7 @@ export function operatorActor(ctx: Koa.Context): Actor {
     type: 'operator',
     id: 'internal-token',
     ip: ctx.ip || null,
-    userAgent: ctx.get('user-agent') || null,
+    userAgent: requestUserAgent(ctx),
   };
 }
 
@@ -97,6 +102,6 @@ export function sessionOperatorActor(ctx: AppContext): Actor {
     type: 'operator',
     id: requireOperator(ctx),
     ip: ctx.ip || null,
-    userAgent: ctx.get('user-agent').slice(0, 512) || null,
+    userAgent: requestUserAgent(ctx),
   };
 }

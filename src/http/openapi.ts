@@ -82,6 +82,8 @@ function fromZod(schema: z.ZodType): JsonSchema {
 function errorCodes(op: Operation): string[] {
   const codes = new Set<string>([...ACCESS_ERRORS[op.auth], ...(op.errors ?? [])]);
   if (op.auth === 'either' && !op.sendingKey) codes.add('RESTRICTED_API_KEY');
+  // A test-mode key on a state change outside the sandbox (route.ts, liveKeyOnly).
+  if (op.auth === 'either' && op.method !== 'get' && !op.sendingKey && !op.testKey) codes.add('FORBIDDEN');
   // A session cookie changing state must carry the CSRF token (authenticate.ts, issue 19).
   if (op.auth !== 'none' && op.auth !== 'internal' && op.method !== 'get') codes.add('CSRF_FAILED');
   // Every route refuses query parameters it does not declare (route.ts, NO_QUERY).
@@ -89,6 +91,8 @@ function errorCodes(op: Operation): string[] {
   if (op.ids) codes.add('NOT_FOUND');
   // JSON bodies are capped at 1 MiB; the send route answers EMAIL_TOO_LARGE instead.
   if (op.body && !codes.has('EMAIL_TOO_LARGE')) codes.add('PAYLOAD_TOO_LARGE');
+  // A body sent without Content-Type: application/json (body.ts, requireJsonContentType).
+  if (op.body) codes.add('UNSUPPORTED_MEDIA_TYPE');
   codes.add('RATE_LIMIT_EXCEEDED');
   codes.add('INTERNAL_ERROR');
   return [...codes];
@@ -257,7 +261,7 @@ export function buildOpenApiDocument(options: {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description:
-            'A session token from POST /v1/auth/register or /v1/auth/login. The dashboard sends it as the HttpOnly `mr_session` cookie instead; a cookie-authenticated request that changes state must carry `X-CSRF-Token` equal to the `mr_csrf` cookie (else 403 CSRF_FAILED).',
+            'A session token from POST /v1/auth/register or /v1/auth/login. The dashboard sends it as the HttpOnly `mr_session` cookie instead (`__Host-mr_session` when BASE_URL is https); a cookie-authenticated request that changes state must carry `X-CSRF-Token` equal to the `mr_csrf` cookie (`__Host-mr_csrf` under https; else 403 CSRF_FAILED).',
         },
         internalToken: {
           type: 'apiKey',

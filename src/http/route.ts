@@ -2,9 +2,9 @@ import type { RouterContext, RouterMiddleware } from '@koa/router';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
-import { notFound } from '../shared/app-error';
+import { forbidden, notFound } from '../shared/app-error';
 import { authenticate, requireFullAccess, requireSession } from './authenticate';
-import { validateQuery } from './body';
+import { requireJsonContentType, validateQuery } from './body';
 import type { ApiDeps, AppContext, AppState } from './context';
 import { requireOperator } from './context';
 import { requireInternalToken } from './internal-auth';
@@ -71,6 +71,12 @@ export interface RouteDoc {
    * other `either` route answers such a key RESTRICTED_API_KEY.
    */
   readonly sendingKey?: true;
+  /**
+   * A state-changing `either` route a test-mode key may call, because its effect stays in the
+   * sandbox (adding a domain, checking its DNS). Every other such route answers a test key
+   * FORBIDDEN: test mode never reaches a live effect. The sends (`sendingKey`) are implied.
+   */
+  readonly testKey?: true;
   /** Non-error responses besides `ok` (304, the 503 of /ready). */
   readonly otherResponses?: Readonly<
     Record<string, { readonly description: string; readonly schema?: z.ZodType }>
@@ -91,6 +97,8 @@ export interface RouteSpec extends RouteDoc {
   readonly authInHandler?: true;
   /** Runs before authentication (the per-IP credential budget of the auth routes). */
   readonly before?: Koa.Middleware<AppState>;
+  /** `session` routes: the FORBIDDEN message an API key gets, naming the rule it broke. */
+  readonly apiKeyRefusal?: string;
 }
 
 /** One documented operation, as the OpenAPI document is built from it. */
@@ -115,8 +123,28 @@ export type Handler<Q = Record<string, never>> = (
  */
 const NO_QUERY = z.strictObject({});
 
-function sessionOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
-  requireSession(ctx);
+function sessionOnly(refusal: string | undefined): Koa.Middleware<AppState> {
+  return (ctx, next) => {
+    requireSession(ctx, refusal);
+    return next();
+  };
+}
+
+/**
+ * A test-mode key may read, send into the capture and add domains, nothing else: every other
+ * change (a live message cancelled, a webhook or domain removed, limits, branding, inbound
+ * mail) would reach live mail.
+ */
+function liveKeyOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
+  if (ctx.state.auth?.mode === 'test')
+    throw forbidden(
+      'A test-mode API key cannot change what live mail depends on: use a live key or the dashboard',
+    );
+  return next();
+}
+
+function jsonBodyOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
+  requireJsonContentType(ctx);
   return next();
 }
 
@@ -150,7 +178,9 @@ export class RouteGroup {
     spec: RouteSpec & { readonly query?: Q },
     handler: Handler<z.output<Q>>,
   ): void {
-    const { method, path, auth, authInHandler, before, tag, ...doc } = spec;
+    const { method, path, auth, authInHandler, before, tag, apiKeyRefusal, ...doc } = spec;
+    if (apiKeyRefusal !== undefined && auth !== 'session')
+      throw new Error(`${spec.operationId}: apiKeyRefusal needs auth 'session'`);
     if (authInHandler && auth !== 'either')
       throw new Error(`${spec.operationId}: authInHandler needs auth 'either'`);
     if (doc.anyQuery && doc.query) throw new Error(`${spec.operationId}: anyQuery and query both set`);
@@ -162,13 +192,17 @@ export class RouteGroup {
     const withQuery = (ctx: RouterContext<AppState>) =>
       handler(ctx, doc.anyQuery ? ({} as z.output<Q>) : (validateQuery(schema, ctx.query) as z.output<Q>));
     const chain: RouterMiddleware<AppState>[] = [];
+    // First: a body that is not declared JSON reaches neither credential checks nor the
+    // credential-attempt budget.
+    if (doc.body) chain.push(jsonBodyOnly);
     if (before) chain.push(before);
-    chain.push(...this.guard(auth, authInHandler === true));
+    chain.push(...this.guard(auth, authInHandler === true, apiKeyRefusal));
     if (auth === 'either' && !doc.sendingKey) {
       // authInHandler routes are the sends, which a sending key may call.
       if (authInHandler) throw new Error(`${spec.operationId}: authInHandler routes must be sendingKey`);
       chain.push(requireFullAccess);
     }
+    if (auth === 'either' && method !== 'get' && !doc.sendingKey && !doc.testKey) chain.push(liveKeyOnly);
     if (doc.ids) chain.push(idParams(doc.ids));
     chain.push(authInHandler ? authenticatedBy(withQuery) : withQuery);
     this.router.register(path, [method], chain);
@@ -182,12 +216,12 @@ export class RouteGroup {
     });
   }
 
-  private guard(auth: Auth, inHandler: boolean): Koa.Middleware<AppState>[] {
+  private guard(auth: Auth, inHandler: boolean, apiKeyRefusal?: string): Koa.Middleware<AppState>[] {
     if (auth === 'none' || inHandler) return [];
     if (auth === 'internal') return [requireInternalToken(this.deps.config.internalApiToken)];
     const authenticated = authenticate(this.deps);
     if (auth === 'operator') return [authenticated, operatorOnly];
-    return auth === 'session' ? [authenticated, sessionOnly] : [authenticated];
+    return auth === 'session' ? [authenticated, sessionOnly(apiKeyRefusal)] : [authenticated];
   }
 }
 

@@ -7,6 +7,24 @@ export const previewQuery = z.strictObject({
 });
 
 /**
+ * Every `<link` start tag of the previewed HTML, found as the HTML tokenizer finds one: the
+ * name (any case) followed by whitespace, `/` or `>`. No quantifier: linear on any body.
+ */
+const LINK_START_TAG = /<link(?=[\t\n\f\r />])/gi;
+
+/**
+ * The body as previewed: HTML with each `<link>` renamed to an inert element. Chromium allows
+ * a `<link rel=prefetch>` that any fetch directive allows (it has no `prefetch-src`), so once
+ * remote images are on (`img-src http: https:`) a prefetch reached the network, and
+ * preconnect and dns-prefetch are under no directive at all (issue 28). An email needs none
+ * of its links to be read: its remote stylesheets and fonts are refused by the policy anyway.
+ * The stored body is untouched (the API returns it as received).
+ */
+export function previewBody(part: 'html' | 'text', body: string): string {
+  return part === 'html' ? body.replace(LINK_START_TAG, '<mailroom-inert-link') : body;
+}
+
+/**
  * The headers a message body is previewed under (issue 19: email HTML is hostile). The
  * dashboard shows it in an `<iframe sandbox>`; the response carries its own policy too, so
  * it stays inert when opened directly: no script runs (CSP `sandbox` without

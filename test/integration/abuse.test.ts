@@ -143,8 +143,8 @@ describe('abuse evaluation and suspension', () => {
     return res.body.id;
   }
 
-  async function expectSuspended(a: Account): Promise<void> {
-    for (const token of [a.apiKey, a.token]) {
+  async function expectSuspended(a: Account, tokens = [a.apiKey, a.token]): Promise<void> {
+    for (const token of tokens) {
       const res = await app.api.get<{ error: { code: string } }>('/v1/settings', { token });
       assert.equal(res.status, 403);
       assert.equal(res.body.error.code, 'ACCOUNT_SUSPENDED');
@@ -241,6 +241,8 @@ describe('abuse evaluation and suspension', () => {
       );
       await expectStopped(a, now);
       await expectStopped(a, later);
+      // The session issued before the suspension stays ended (issue 28); the API key works again.
+      assert.equal((await app.api.get('/v1/settings', { token: a.token })).status, 401);
 
       // The operator looked and reinstated: the same evidence does not suspend again...
       await evaluate(a.userId);
@@ -249,7 +251,7 @@ describe('abuse evaluation and suspension', () => {
       // ...but new evidence after the reinstatement does.
       await seedBounces(a, 20, new Date());
       await evaluate(a.userId);
-      await expectSuspended(a);
+      await expectSuspended(a, [a.apiKey]);
       assert.equal((await audit(a.userId, 'user.suspended')).length, 2);
     } finally {
       config.abuseAutoSuspend = false;

@@ -96,8 +96,12 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
   });
 
   it('apiKeys.create, list and remove; sending_access keys only send, from their domain', async () => {
-    // A full_access key manages keys, as Resend's does (and a session, as on /v1).
-    const created = await resend.apiKeys.create({ name: 'production' });
+    // Only a session manages keys (unlike Resend, where a full_access key does): spec, Authentication 3.
+    const refused = await resend.apiKeys.create({ name: 'production' });
+    assert.equal(refused.error?.statusCode, 403);
+    assert.equal(refused.error?.name, 'restricted_api_key');
+    const asSession = new Resend(sending.token, { baseUrl: sending.app.baseUrl });
+    const created = await asSession.apiKeys.create({ name: 'production' });
     assert.equal(created.error, null, JSON.stringify(created.error));
     assert.match(created.data?.token ?? '', /^re_live_/);
     shape('ResendCreatedApiKey', created.data);
@@ -112,7 +116,7 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     assert.equal(entry?.name, 'production');
     assert.match(entry?.created_at ?? '', /^\d{4}-/);
 
-    const sendingKey = await resend.apiKeys.create({
+    const sendingKey = await asSession.apiKeys.create({
       name: 'shop sender',
       permission: 'sending_access',
       domain_id: sending.domain.id,
@@ -132,7 +136,6 @@ describe('the Resend Node SDK against the compatible API: domains, keys, webhook
     const managing = await sender.apiKeys.create({ name: 'escalate' });
     assert.equal(managing.error?.name, 'restricted_api_key');
 
-    const asSession = new Resend(sending.token, { baseUrl: sending.app.baseUrl });
     const removed = await asSession.apiKeys.remove(id);
     assert.deepEqual(removed.data, { object: 'api_key', id, deleted: true });
     shape('ResendDeleted', removed.data);

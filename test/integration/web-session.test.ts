@@ -3,21 +3,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
+import { cookieValue, setCookies } from '../helpers/set-cookies';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown> };
-}
-
-/** name → the whole Set-Cookie line, from a response. */
-function setCookies(headers: Headers): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const line of headers.getSetCookie()) out.set(line.slice(0, line.indexOf('=')), line);
-  return out;
-}
-
-function cookieValue(line: string | undefined): string {
-  assert.ok(line, 'cookie not set');
-  return line.slice(line.indexOf('=') + 1, line.indexOf(';'));
 }
 
 describe('dashboard sessions by cookie (issue 19)', () => {
@@ -148,11 +137,12 @@ describe('dashboard cookies under an https BASE_URL (issue 19)', () => {
     const { email, password } = await app.api.register();
     const res = await app.api.post('/v1/auth/login', { body: { email, password } });
     const cookies = setCookies(res.headers);
-    assert.match(cookies.get('mr_session') ?? '', /; Secure/);
-    assert.match(cookies.get('mr_csrf') ?? '', /; Secure/);
-    const session = cookieValue(cookies.get('mr_session'));
-    const csrf = cookieValue(cookies.get('mr_csrf'));
-    const headers = { cookie: `mr_session=${session}; mr_csrf=${csrf}`, 'x-csrf-token': csrf };
+    // Under https the names carry the __Host- prefix (issue 28; test/security/small-boundaries).
+    assert.match(cookies.get('__Host-mr_session') ?? '', /; Secure/);
+    assert.match(cookies.get('__Host-mr_csrf') ?? '', /; Secure/);
+    const session = cookieValue(cookies.get('__Host-mr_session'));
+    const csrf = cookieValue(cookies.get('__Host-mr_csrf'));
+    const headers = { cookie: `__Host-mr_session=${session}; __Host-mr_csrf=${csrf}`, 'x-csrf-token': csrf };
     const local = await app.api.post<ErrorBody>('/v1/api-keys', {
       headers: { ...headers, origin: `http://127.0.0.1:${app.ports.http}` },
       body: { name: 'k' },

@@ -25,9 +25,18 @@ export function whenSignedOut(out: () => void, suspended: (reason: string | null
   onSuspended = suspended;
 }
 
+/**
+ * The server names its cookies by BASE_URL: `__Host-mr_csrf` under https, `mr_csrf` under plain
+ * http. The page is served from BASE_URL, so the protocol it was loaded over says which to read.
+ */
+const CSRF_COOKIE = location.protocol === 'https:' ? '__Host-mr_csrf' : 'mr_csrf';
+
 function csrfToken(): string {
-  const m = /(?:^|;\s*)mr_csrf=([^;]*)/.exec(document.cookie);
-  return m?.[1] ?? '';
+  for (const part of document.cookie.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === CSRF_COOKIE) return part.slice(eq + 1).trim();
+  }
+  return '';
 }
 
 export interface RequestInit2 {

@@ -23,3 +23,12 @@ export const invitationInvalid = defineError(
   'This invitation is not valid for this address: it may have expired, been used or revoked. Ask the operator for a new one',
 );
 export const invitationNotFound = defineError('INVITATION_NOT_FOUND', 404, 'No such pending invitation');
+/**
+ * An operator's session suspending its own account: the suspension would end that very session
+ * and lock the operator out of the screen that reinstates it.
+ */
+export const cannotSuspendSelf = defineError(
+  'CANNOT_SUSPEND_SELF',
+  403,
+  'An operator cannot suspend its own account',
+);

@@ -7,7 +7,7 @@ import { decoyPasswordHash, hashPassword, verifyPassword } from '../../shared/se
 import type { Actor } from '../audit/audit.repository';
 import { recordAudit } from '../audit/audit.repository';
 import { stopQueuedEmails } from '../abuse/suspension.repository';
-import { accountNotFound, emailAlreadyRegistered } from './accounts.errors';
+import { accountNotFound, cannotSuspendSelf, emailAlreadyRegistered } from './accounts.errors';
 import type { UserRow } from './accounts.repository';
 import * as users from './accounts.repository';
 import type { SessionSigner } from './sessions';
@@ -242,13 +242,15 @@ export async function resolveAccount(db: Kysely<Database>, ref: string): Promise
 
 /**
  * Suspends the account and, in the same transaction, stops its queued and scheduled
- * messages (`failed`, event `stopped`). Reinstating does not resume them.
+ * messages (`failed`, event `stopped`). Reinstating does not resume them, nor revive the
+ * account's sessions. An operator (by its session) cannot suspend its own account.
  */
 export async function suspendAccount(
   deps: Deps & { ref: string; reason: string },
 ): Promise<AccountView & { readonly stoppedEmails: number }> {
   const { db } = deps;
   const row = await resolveAccount(db, deps.ref);
+  if (deps.actor.type === 'operator' && deps.actor.id === row.id) throw cannotSuspendSelf();
   const stoppedEmails = await db.transaction().execute(async (trx) => {
     const at = isoNow();
     await users.setSuspension(trx, row.id, { reason: deps.reason, at });
@@ -271,6 +273,9 @@ export async function reinstateAccount(deps: Deps & { ref: string; reason?: stri
   const row = await resolveAccount(db, deps.ref);
   await db.transaction().execute(async (trx) => {
     await users.setSuspension(trx, row.id, null);
+    // Sessions issued before the suspension stay dead: no session can be issued while
+    // suspended (login refuses), so bumping the epoch now ends exactly those.
+    if (row.status === 'SUSPENDED') await users.bumpSessionEpoch(trx, row.id);
     await recordAudit(trx, {
       actor: deps.actor,
       userId: row.id,

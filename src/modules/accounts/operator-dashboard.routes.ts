@@ -69,10 +69,10 @@ export function operatorDashboardRoutes(deps: ApiDeps): RouteGroup {
       ids: { id: 'usr' },
       auth: 'operator',
       operationId: 'operatorSuspendAccount',
-      summary: 'Suspend an account with a reason; stops its queued mail',
+      summary: 'Suspend an account with a reason; stops its queued mail (never the operator’s own)',
       body: suspendBody,
       ok: account('The account'),
-      errors: ['ACCOUNT_NOT_FOUND'],
+      errors: ['ACCOUNT_NOT_FOUND', 'CANNOT_SUSPEND_SELF'],
     },
     async (ctx) => {
       const { reason } = await readBody(ctx, suspendBody);

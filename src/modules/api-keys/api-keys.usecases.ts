@@ -18,6 +18,13 @@ const KEY_PREFIXES: Record<SendMode, string> = { live: API_KEY_PREFIX, test: TES
 /** Both prefixes have the same length: the shown part is the prefix and four characters. */
 const PREFIX_SHOWN = API_KEY_PREFIX.length + 4;
 
+/**
+ * The FORBIDDEN message of key management called with an API key (spec, Authentication 3):
+ * a key of any permission or mode, so a leaked or test key never mints a live one.
+ */
+export const KEY_MANAGEMENT_REFUSAL =
+  'Creating or revoking API keys requires a session token: an API key cannot create or revoke API keys';
+
 export const apiKeyNotFound = defineError('API_KEY_NOT_FOUND', 404, 'No such API key');
 export const restrictedApiKey = defineError(
   'RESTRICTED_API_KEY',

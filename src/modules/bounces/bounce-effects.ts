@@ -131,6 +131,7 @@ async function applyOne(
   const suppressed =
     plan.suppression !== null &&
     (await suppressAutomatically(trx, {
+      mode: email.mode,
       userId: email.user_id,
       email: m.recipient,
       type: plan.suppression,

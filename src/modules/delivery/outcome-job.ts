@@ -131,6 +131,7 @@ export async function applyMtaOutcomeIn(
     const reading = classifySmtpRejection({ ...o, recipient: recipient.address });
     if (reading.kind === 'hard') {
       suppressed = await suppressAutomatically(trx, {
+        mode: email.mode,
         userId: email.user_id,
         email: recipient.address,
         type: 'hard_bounce',

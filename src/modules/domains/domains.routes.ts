@@ -43,6 +43,7 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
       path: '/',
       auth: 'either',
       operationId: 'createDomain',
+      testKey: true,
       summary: 'Add a sending domain; answers the DNS records to publish',
       body: createDomainBody,
       ok: { status: 201, schema: DomainView, description: 'Added (status PENDING)' },
@@ -160,6 +161,7 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
       ids: { domainId: 'dom' },
       auth: 'either',
       operationId: 'verifyDomain',
+      testKey: true,
       summary: 'Check the published records now; SPF and DKIM passing makes the domain VERIFIED',
       ok: {
         status: 200,

@@ -1,8 +1,8 @@
 import { readBody } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
-import { requireAuth } from '../../http/context';
+import { requestActor, requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
-import { previewHeaders, previewQuery } from '../../shared/message-preview';
+import { previewBody, previewHeaders, previewQuery } from '../../shared/message-preview';
 import { pageBody } from '../../shared/cursor';
 import { contentDisposition, safeContentType } from './inbound-view';
 import { listInboundQuery, patchInboundBody } from './inbound.schemas';
@@ -64,7 +64,12 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
-      ctx.body = await openInbound({ db: deps.db, userId, id: ctx.params.id ?? '' });
+      ctx.body = await openInbound({
+        db: deps.db,
+        actor: requestActor(ctx),
+        userId,
+        id: ctx.params.id ?? '',
+      });
     },
   );
 
@@ -83,7 +88,13 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
     async (ctx) => {
       const { userId } = requireAuth(ctx);
       const input = await readBody(ctx, patchInboundBody);
-      ctx.body = await markInbound({ db: deps.db, userId, id: ctx.params.id ?? '', read: input.read });
+      ctx.body = await markInbound({
+        db: deps.db,
+        actor: requestActor(ctx),
+        userId,
+        id: ctx.params.id ?? '',
+        read: input.read,
+      });
     },
   );
 
@@ -104,6 +115,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
         db: deps.db,
         rawStore,
         log: deps.log,
+        actor: requestActor(ctx),
         userId,
         id: ctx.params.id ?? '',
       });
@@ -152,7 +164,7 @@ export function inboundRoutes(deps: ApiDeps): RouteGroup {
       const { userId } = requireAuth(ctx);
       const body = await inboundPart({ db: deps.db, userId, id: ctx.params.id ?? '', part: q.part });
       ctx.set(previewHeaders(q.part, q.remoteImages === '1'));
-      ctx.body = body;
+      ctx.body = previewBody(q.part, body);
     },
   );
 

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { Logger } from '../../shared/logger';
+import type { Actor } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.repository';
 import { emailPartNotFound } from '../emails/emails.errors';
 import { attachmentNotFound, inboundNotFound } from './inbound.errors';
 import * as repo from './inbound.repository';
@@ -23,33 +25,54 @@ export async function listInboundViews(args: {
   return { data: page.map(inboundSummary), hasMore: rows.length > page.length, lastId: page.at(-1)?.id };
 }
 
-/** Spec, Inbound read state: retrieving a message marks it read. */
+interface ReadChange {
+  readonly db: Kysely<Database>;
+  readonly actor: Actor;
+  readonly userId: string;
+  readonly id: string;
+  readonly read: boolean;
+}
+
+/** Sets the read state and audits it, in one transaction; false when the message is not the account's. */
+async function setReadAudited(change: ReadChange, via: 'open' | 'mark'): Promise<boolean> {
+  return change.db.transaction().execute(async (trx) => {
+    if (!(await repo.setRead(trx, change.userId, change.id, change.read))) return false;
+    await recordAudit(trx, {
+      actor: change.actor,
+      userId: change.userId,
+      action: change.read ? 'inbound.marked_read' : 'inbound.marked_unread',
+      resource: 'inbound',
+      resourceId: change.id,
+      details: { via },
+    });
+    return true;
+  });
+}
+
+/** Spec, Inbound read state: retrieving a message marks it read (audited when it was unread). */
 export async function openInbound(args: {
   db: Kysely<Database>;
+  actor: Actor;
   userId: string;
   id: string;
 }): Promise<InboundView> {
   const row = await repo.findInbound(args.db, args.userId, args.id);
   if (row === undefined) throw inboundNotFound();
-  if (row.read === 0) await repo.setRead(args.db, args.userId, args.id, true);
+  if (row.read === 0) await setReadAudited({ ...args, read: true }, 'open');
   const attachments = await repo.listAttachmentMeta(args.db, [row.id]);
   return inboundView({ ...row, read: 1 }, attachments);
 }
 
-export async function markInbound(args: {
-  db: Kysely<Database>;
-  userId: string;
-  id: string;
-  read: boolean;
-}): Promise<InboundView> {
-  if (!(await repo.setRead(args.db, args.userId, args.id, args.read))) throw inboundNotFound();
+export async function markInbound(args: ReadChange): Promise<InboundView> {
+  if (!(await setReadAudited(args, 'mark'))) throw inboundNotFound();
   const row = await repo.findInbound(args.db, args.userId, args.id);
   if (row === undefined) throw inboundNotFound();
   return inboundView(row, await repo.listAttachmentMeta(args.db, [row.id]));
 }
 
 /**
- * The message row and its attachments go in one statement (cascade); the raw
+ * The message row and its attachments go in one statement (cascade), audited in its
+ * transaction; the raw
  * copy after the commit, since this row owns it (one copy per job, see
  * docs/inbound.md). A failed delete leaves an orphan copy, logged (retention
  * sweeps it), never a row without its raw message.
@@ -58,11 +81,22 @@ export async function deleteInboundMessage(args: {
   db: Kysely<Database>;
   rawStore: RawStore;
   log: Logger;
+  actor: Actor;
   userId: string;
   id: string;
 }): Promise<{ id: string; deleted: true }> {
-  const rawPath = await repo.deleteInbound(args.db, args.userId, args.id);
-  if (rawPath === undefined) throw inboundNotFound();
+  const rawPath = await args.db.transaction().execute(async (trx) => {
+    const deleted = await repo.deleteInbound(trx, args.userId, args.id);
+    if (deleted === undefined) throw inboundNotFound();
+    await recordAudit(trx, {
+      actor: args.actor,
+      userId: args.userId,
+      action: 'inbound.deleted',
+      resource: 'inbound',
+      resourceId: args.id,
+    });
+    return deleted;
+  });
   try {
     await args.rawStore.delete(rawPath);
   } catch (err) {

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
+import type { Actor } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.repository';
 import { recordEmailEvent } from '../emails/email-events.repository';
 import { emailNotCancellable, emailNotFound } from '../emails/emails.errors';
 import { findAccountEmail, markCancelled } from '../emails/emails.repository';
@@ -11,10 +13,12 @@ import { refundQuota } from '../quota/quota';
 /**
  * Cancels a message the worker has not picked up yet (scheduled or still
  * queued). Its quota is given back; the queued job finds it cancelled and skips it.
+ * The audit entry is written in the same transaction (both surfaces: /v1 and Resend's).
  */
 export async function cancelEmail(deps: {
   db: Kysely<Database>;
   log: Logger;
+  actor: Actor;
   userId: string;
   emailId: string;
 }) {
@@ -31,6 +35,14 @@ export async function cancelEmail(deps: {
       type: 'cancelled',
       message: 'cancelled before sending',
       at,
+    });
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId,
+      action: 'email.cancelled',
+      resource: 'email',
+      resourceId: emailId,
+      details: { status: email.status, scheduledAt: email.scheduled_at },
     });
     return true;
   });

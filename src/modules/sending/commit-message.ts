@@ -277,6 +277,6 @@ async function writeMessage(
   });
   const scheduledAt = m.fields.scheduled_at;
   await insertNewJob(trx, emailSendJob(m.id, scheduledAt ? new Date(scheduledAt) : undefined), m.now);
-  if (m.idempotency) await storeIdempotent(trx, { userId, ...m.idempotency });
+  if (m.idempotency) await storeIdempotent(trx, { userId, mode, ...m.idempotency });
   return { usage, domain };
 }

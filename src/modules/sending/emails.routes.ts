@@ -1,7 +1,7 @@
 import { resolveAuth } from '../../http/authenticate';
 import { readBody, validate, validationFailure } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
-import { requireAuth } from '../../http/context';
+import { requestActor, requireAuth } from '../../http/context';
 import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
 import { pageBody } from '../../shared/cursor';
@@ -14,7 +14,7 @@ import {
   listEmailViews,
 } from '../emails/emails.usecases';
 import { messageBytes } from '../delivery/message-bytes';
-import { previewHeaders, previewQuery } from '../../shared/message-preview';
+import { previewBody, previewHeaders, previewQuery } from '../../shared/message-preview';
 import { cancelEmail } from './cancel-email';
 import { deliveryView } from '../delivery/delivery-explanation';
 import { findPendingSend } from '../delivery/pending-send.repository';
@@ -144,7 +144,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       const { userId } = requireAuth(ctx);
       const body = await emailPart({ db: deps.db, userId, emailId: ctx.params.id ?? '', part: q.part });
       ctx.set(previewHeaders(q.part, q.remoteImages === '1'));
-      ctx.body = body;
+      ctx.body = previewBody(q.part, body);
     },
   );
 
@@ -166,6 +166,7 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       const done = await rescheduleEmail({
         db: deps.db,
         log: deps.log,
+        actor: requestActor(ctx),
         userId,
         emailId: ctx.params.id ?? '',
         input,
@@ -223,7 +224,13 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
-      ctx.body = await cancelEmail({ db: deps.db, log: deps.log, userId, emailId: ctx.params.id ?? '' });
+      ctx.body = await cancelEmail({
+        db: deps.db,
+        log: deps.log,
+        actor: requestActor(ctx),
+        userId,
+        emailId: ctx.params.id ?? '',
+      });
     },
   );
 

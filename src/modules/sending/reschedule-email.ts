@@ -3,6 +3,8 @@ import type { Database } from '../../db/schema';
 import { rescheduleQueuedJob } from '../../jobs/reschedule';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
+import type { Actor } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.repository';
 import { EMAIL_SEND_QUEUE } from '../delivery/send-job';
 import { recordEmailEvent } from '../emails/email-events.repository';
 import { emailNotFound, emailNotScheduled } from '../emails/emails.errors';
@@ -20,11 +22,12 @@ export interface RescheduleInput {
  * The message and its `email-send` job move together in one transaction, and only
  * while the job is unclaimed: once the worker has it, the message is no longer
  * scheduled (409 EMAIL_NOT_SCHEDULED). A time in the past sends now, as at send
- * time; `due` tells the caller to wake the worker.
+ * time; `due` tells the caller to wake the worker. Audited in the same transaction.
  */
 export async function rescheduleEmail(deps: {
   db: Kysely<Database>;
   log: Logger;
+  actor: Actor;
   userId: string;
   emailId: string;
   input: RescheduleInput;
@@ -45,6 +48,14 @@ export async function rescheduleEmail(deps: {
       type: 'rescheduled',
       message: `scheduled for ${scheduledAt}`,
       at,
+    });
+    await recordAudit(trx, {
+      actor: deps.actor,
+      userId,
+      action: 'email.rescheduled',
+      resource: 'email',
+      resourceId: emailId,
+      details: { from: email.scheduled_at, to: scheduledAt },
     });
     return true;
   });

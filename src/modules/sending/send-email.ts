@@ -21,7 +21,7 @@ import {
   invalidRecipient,
 } from '../emails/emails.errors';
 import type { SendEmailInput } from './emails.schemas';
-import type { StoredResponse } from './idempotency';
+import type { IdempotencyScope, StoredResponse } from './idempotency';
 import { replayIdempotent } from './idempotency';
 import { resolveSendingDomain } from './sending-domain';
 import type { QuotaUsage } from '../quota/quota';
@@ -60,6 +60,14 @@ export interface SendResult extends StoredResponse {
   readonly queued?: readonly QueuedLogFields[] | undefined;
   /** Test mode sent from a domain not yet verified (any message of a batch). */
   readonly unverifiedDomain?: boolean | undefined;
+}
+
+/** The stored answer to an earlier send with this request's Idempotency-Key, in the caller's scope. */
+function earlierAnswer(deps: SendDeps): Promise<StoredResponse | undefined> {
+  const { idempotency } = deps;
+  if (idempotency === undefined) return Promise.resolve(undefined);
+  const scope: IdempotencyScope = { mode: deps.mode, onlyDomainId: deps.onlyDomainId ?? null };
+  return replayIdempotent(deps.db, deps.user.id, scope, idempotency.key, idempotency.requestHash);
 }
 
 /** Retry-After of a send refused under the free-space floor: the floor is re-read every second. */
@@ -190,7 +198,7 @@ async function commitOrReplay<T>(
   prepared: readonly PreparedSend[],
   commit: () => Promise<T>,
 ): Promise<T | StoredResponse> {
-  const { db, idempotency } = deps;
+  const { db } = deps;
   const userId = deps.user.id;
   try {
     const refused = prepared.findIndex((p) => !p.screening.ok);
@@ -210,12 +218,8 @@ async function commitOrReplay<T>(
     return await commit();
   } catch (err) {
     if (!isAppError(err) || err.code !== 'EMAIL_QUEUE_FAILED') throw err;
-    if (idempotency !== undefined) {
-      const replay = await replayIdempotent(db, userId, idempotency.key, idempotency.requestHash).catch(
-        () => undefined,
-      );
-      if (replay) return replay;
-    }
+    const replay = await earlierAnswer(deps).catch(() => undefined);
+    if (replay) return replay;
     deps.log.error({ event: 'email_queue_failed', err: err.cause, userId }, 'could not queue message');
     throw err;
   }
@@ -237,10 +241,8 @@ function batchError(prepared: readonly PreparedSend[], err: AppError, index: num
 export async function sendEmail(deps: SendDeps & { readonly input: SendEmailInput }): Promise<SendResult> {
   const userId = deps.user.id;
   const idempotency = deps.idempotency;
-  if (idempotency !== undefined) {
-    const replay = await replayIdempotent(deps.db, userId, idempotency.key, idempotency.requestHash);
-    if (replay) return { ...replay, usage: null, replayed: true };
-  }
+  const replay = await earlierAnswer(deps);
+  if (replay) return { ...replay, usage: null, replayed: true };
   const id = newId('email');
   const now = isoNow();
   const prepared = prepareSend(deps, deps.input, id, now);
@@ -266,10 +268,8 @@ export async function sendEmailBatch(
 ): Promise<SendResult> {
   const userId = deps.user.id;
   const idempotency = deps.idempotency;
-  if (idempotency !== undefined) {
-    const replay = await replayIdempotent(deps.db, userId, idempotency.key, idempotency.requestHash);
-    if (replay) return { ...replay, usage: null, replayed: true };
-  }
+  const replay = await earlierAnswer(deps);
+  if (replay) return { ...replay, usage: null, replayed: true };
   const now = isoNow();
   const prepared = deps.inputs.map((input, index) => {
     try {

@@ -94,13 +94,13 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       summary: 'Suppress an address',
       body: createBody,
       ok: { status: 201, schema: SuppressionView, description: 'Created' },
-      errors: ['SUPPRESSION_ALREADY_EXISTS'],
+      errors: ['SUPPRESSION_ALREADY_EXISTS', 'FORBIDDEN'],
     },
     async (ctx) => {
-      const { userId } = requireAuth(ctx);
+      const { userId, mode } = requireAuth(ctx);
       const input = await readBody(ctx, createBody);
       ctx.status = 201;
-      ctx.body = await createSuppression({ db: deps.db, userId, actor: requestActor(ctx), input });
+      ctx.body = await createSuppression({ db: deps.db, userId, mode, actor: requestActor(ctx), input });
     },
   );
 
@@ -128,13 +128,14 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       operationId: 'deleteSuppression',
       summary: 'Remove a suppression, by id (`sup_…`) or by address',
       ok: { status: 200, schema: Deleted, description: 'Removed' },
-      errors: ['SUPPRESSION_NOT_FOUND'],
+      errors: ['SUPPRESSION_NOT_FOUND', 'FORBIDDEN'],
     },
     async (ctx) => {
-      const { userId } = requireAuth(ctx);
+      const { userId, mode } = requireAuth(ctx);
       ctx.body = await removeSuppression({
         db: deps.db,
         userId,
+        mode,
         actor: requestActor(ctx),
         idOrEmail: ctx.params.idOrEmail ?? '',
       });

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Database, SuppressionType } from '../../db/schema';
-import { defineError } from '../../shared/app-error';
+import type { Database, SendMode, SuppressionType } from '../../db/schema';
+import { defineError, forbidden } from '../../shared/app-error';
 import type { Actor } from '../audit/audit.repository';
-import { recordAudit } from '../audit/audit.repository';
+import { recordAudit, systemActor } from '../audit/audit.repository';
 import type { SuppressionRow } from './suppressions.repository';
 import * as repo from './suppressions.repository';
 import { parseAddress } from '../emails/address';
@@ -42,11 +42,25 @@ interface Deps {
   readonly db: Kysely<Database>;
   readonly userId: string;
   readonly actor: Actor;
+  /** The caller's mode: a test key reads the list but never changes it. */
+  readonly mode: SendMode;
+}
+
+/**
+ * Test mode is a sandbox: the suppression list screens live mail, so a test key may not
+ * add to it (blocking live sends) nor remove from it (re-opening a bounced address).
+ */
+function refuseTestMode(mode: SendMode): void {
+  if (mode === 'test')
+    throw forbidden(
+      'A test-mode API key cannot change the suppression list, which screens live mail: use a live key or the dashboard',
+    );
 }
 
 export async function createSuppression(
   deps: Deps & { input: { email: string; type: SuppressionType; reason?: string | undefined } },
 ): Promise<SuppressionView> {
+  refuseTestMode(deps.mode);
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.insertSuppression(trx, {
       userId: deps.userId,
@@ -99,6 +113,7 @@ export async function getSuppression(deps: {
 export async function removeSuppression(
   deps: Deps & { idOrEmail: string },
 ): Promise<{ id: string; deleted: true }> {
+  refuseTestMode(deps.mode);
   return deps.db.transaction().execute(async (trx) => {
     const row = await findByIdOrEmail(trx, deps.userId, deps.idOrEmail);
     if (!row || !(await repo.deleteSuppression(trx, deps.userId, row.id))) throw suppressionNotFound();
@@ -115,8 +130,10 @@ export async function removeSuppression(
 }
 
 /**
- * Automatic suppressions (hard bounces, complaints): idempotent, audited with the
- * system as actor. Returns true when the address was newly suppressed.
+ * Automatic suppressions (hard bounces, complaints, one-click unsubscribes): idempotent,
+ * audited with the system as actor, or with whoever posted the unsubscribe link (`actor`).
+ * Returns true when the address was newly suppressed. Test mail never suppresses: a
+ * simulated bounce must not outlive the test by blocking live sends.
  */
 export async function suppressAutomatically(
   db: Kysely<Database>,
@@ -126,12 +143,16 @@ export async function suppressAutomatically(
     type: SuppressionType;
     reason: string;
     sourceEmailId: string | null;
+    /** The mode of the message the bounce, complaint or unsubscribe is about. */
+    mode: SendMode;
+    actor?: Actor;
   },
 ): Promise<boolean> {
+  if (input.mode === 'test') return false;
   const row = await repo.insertSuppression(db, input);
   if (!row) return false;
   await recordAudit(db, {
-    actor: { type: 'system', id: null, ip: null, userAgent: null },
+    actor: input.actor ?? systemActor,
     userId: input.userId,
     action: 'suppression.created',
     resource: 'suppression',

@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import type { ApiDeps } from '../../http/context';
+import { requestActor } from '../../http/context';
 import { readRawBody } from '../../http/body';
 import { RouteGroup } from '../../http/route';
 import { validationError } from '../../shared/app-error';
@@ -83,7 +84,7 @@ export function publicUnsubscribeRoutes(deps: ApiDeps): RouteGroup {
           fields: [{ field: '(body)', message: 'must be List-Unsubscribe=One-Click' }],
         });
       }
-      const done = await unsubscribeOneClick(deps.db, key, ctx.params.token ?? '');
+      const done = await unsubscribeOneClick(deps.db, key, ctx.params.token ?? '', requestActor(ctx));
       if (done.newlySuppressed) {
         deps.log.info(
           { event: 'unsubscribed', userId: done.userId, emailId: done.emailId },

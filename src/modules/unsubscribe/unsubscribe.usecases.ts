@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { defineError } from '../../shared/app-error';
+import type { Actor } from '../audit/audit.repository';
 import { suppressAutomatically } from '../suppressions/suppressions.usecases';
 import { recordOutbox } from '../webhooks/webhook-outbox.repository';
 import { verifyUnsubscribeToken } from './unsubscribe-token';
@@ -45,21 +46,25 @@ export async function unsubscribeTarget(
 /**
  * RFC 8058 one-click: suppresses the recipient in the message's account (type
  * `unsubscribe`) and announces `email.unsubscribed`, once: a repeated POST (providers
- * retry, users click twice) changes nothing and fires nothing.
+ * retry, users click twice) changes nothing and fires nothing. The suppression's audit
+ * entry names the poster (`actor`: anonymous, with its address and user agent).
  */
 export async function unsubscribeOneClick(
   db: Kysely<Database>,
   key: Buffer,
   token: string,
+  actor: Actor,
 ): Promise<UnsubscribeTarget & { readonly newlySuppressed: boolean }> {
   const target = await unsubscribeTarget(db, key, token);
   const newlySuppressed = await db.transaction().execute(async (trx) => {
     const added = await suppressAutomatically(trx, {
+      mode: target.mode,
       userId: target.userId,
       email: target.address,
       type: 'unsubscribe',
       reason: 'one-click unsubscribe (RFC 8058)',
       sourceEmailId: target.emailId,
+      actor,
     });
     if (added) {
       await recordOutbox(trx, {

@@ -188,9 +188,17 @@ describe('retention: expired rows (real database, injected clock)', () => {
   it('forgets idempotency keys once past the 24 h replay window (plus an hour)', async () => {
     const response = { status: 202, body: { id: 'email_1' } };
     const t0 = Date.now();
-    await storeIdempotent(db, { userId: 'usr_a', key: 'k-old', requestHash: 'h', response, now: t0 });
     await storeIdempotent(db, {
       userId: 'usr_a',
+      mode: 'live',
+      key: 'k-old',
+      requestHash: 'h',
+      response,
+      now: t0,
+    });
+    await storeIdempotent(db, {
+      userId: 'usr_a',
+      mode: 'live',
       key: 'k-new',
       requestHash: 'h',
       response,
@@ -205,7 +213,9 @@ describe('retention: expired rows (real database, injected clock)', () => {
       ['k-new'],
     );
     // The kept key still replays within its window.
-    assert.ok(await replayIdempotent(db, 'usr_a', 'k-new', 'h', t0 + 26 * HOUR));
+    assert.ok(
+      await replayIdempotent(db, 'usr_a', { mode: 'live', onlyDomainId: null }, 'k-new', 'h', t0 + 26 * HOUR),
+    );
   });
 
   it('deletes quota buckets after the daily window and ledger rows after the 7-day baseline', async () => {
