@@ -5,7 +5,7 @@ import { openSignupWarning } from '../../src/config/open-signup-warning';
 import { checkConfig } from '../../src/cli/doctor/config-check';
 import { listAudit } from '../../src/modules/audit/audit.repository';
 import type { ApiNode } from '../helpers/backend-api';
-import { startApiNode } from '../helpers/backend-api';
+import { TEST_INTERNAL_TOKEN, startApiNode } from '../helpers/backend-api';
 import { runCtl } from '../helpers/ctl';
 import type { TestDb } from '../helpers/test-db';
 import { createTestDb } from '../helpers/test-db';
@@ -170,6 +170,56 @@ describe('SIGNUP_MODE=invite (the default)', () => {
       refusal(await box.register('owner@example.com', 'inv_made_up')),
       refusal(await box.register('new@example.com', 'inv_made_up')),
     );
+  });
+
+  it('lets operators invite over the API: a session with the operator role, or the internal token', async () => {
+    const owner = await box.node.api.post<{ token: string }>('/v1/auth/login', {
+      body: { email: 'owner@example.com', password: PASSWORD },
+    });
+    const notYet = await box.node.api.get('/v1/operator/invitations', { token: owner.body.token });
+    assert.equal(notYet.status, 403, 'only the operator role reaches the operator routes');
+    await box.ctl('accounts', 'grant-operator', 'owner@example.com');
+
+    const created = await box.node.api.post<Invitation>('/v1/operator/invitations', {
+      token: owner.body.token,
+      body: { email: 'api-guest@example.com', expiresInDays: 3 },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.url, `${BASE_URL}/signup#invite=${created.body.token}`);
+    const list = await box.node.api.get<{ data: { id: string }[] }>('/v1/operator/invitations', {
+      token: owner.body.token,
+    });
+    assert.ok(list.body.data.some((i) => i.id === created.body.id));
+    assert.ok(!list.text.includes(created.body.token), 'the list never shows a token');
+    const [audit] = await listAudit(box.t.db, { action: 'invitation.created', limit: 1 });
+    assert.equal(audit?.resourceId, created.body.id);
+    assert.equal(audit?.actorType, 'operator');
+
+    const internal = { 'x-internal-token': TEST_INTERNAL_TOKEN };
+    const viaToken = await box.node.api.post<Invitation>('/internal/invitations', {
+      headers: internal,
+      body: { email: 'script-guest@example.com' },
+    });
+    assert.equal(viaToken.status, 201, viaToken.text);
+    const revoked = await box.node.api.delete(`/internal/invitations/${viaToken.body.id}`, {
+      headers: internal,
+    });
+    assert.deepEqual(revoked.body, { id: viaToken.body.id, deleted: true });
+    const twice = await box.node.api.delete(`/v1/operator/invitations/${viaToken.body.id}`, {
+      token: owner.body.token,
+    });
+    assert.deepEqual(refusal(twice).slice(0, 2), [404, 'INVITATION_NOT_FOUND']);
+    assert.deepEqual(
+      refusal(await box.register('script-guest@example.com', viaToken.body.token)).slice(0, 2),
+      [403, 'INVITATION_INVALID'],
+    );
+
+    const ok = await box.register('api-guest@example.com', created.body.token);
+    assert.equal(ok.status, 201, ok.text);
+    const anonymous = await box.node.api.post('/v1/operator/invitations', {
+      body: { email: 'x@example.com' },
+    });
+    assert.equal(anonymous.status, 401);
   });
 
   it('lets an operator create an account from the command line', async () => {
