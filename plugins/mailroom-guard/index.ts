@@ -1,7 +1,9 @@
 /**
  * Protocol hygiene that Haraka's core lacks or answers with the wrong code:
  * - RCPT: recipient cap per transaction → 452 4.5.3 (runs before mailroom-rcpt).
- * - end of DATA: bare CR/LF and smuggling sequences → 550 5.6.0.
+ * - end of DATA: bare CR/LF and smuggling sequences → 550 5.6.0; on the MX and
+ *   submission listeners, a header section over the field or DKIM-Signature count
+ *   (src/modules/inbound/header-section.ts) → 554 5.6.0.
  * - size: the public MX is held to EMAIL_MAX_SIZE_BYTES (the SIZE it advertises,
  *   MAIL FROM SIZE=, the data) while Haraka's own, global limit is the larger one
  *   of the injection listener (src/mta/size-limits.ts); oversize → 552 5.3.4
@@ -9,7 +11,14 @@
  * The decisions are pure functions in src/mta/guard-verdicts.ts.
  */
 import {
+  MAX_DKIM_SIGNATURE_FIELDS,
+  MAX_HEADER_FIELDS,
+  countDkimSignatures,
+  scanHeaderStream,
+} from '../../src/modules/inbound/header-section';
+import {
   MIN_RECIPIENT_CAP,
+  headerSectionVerdict,
   lineBreakVerdict,
   oversizeVerdict,
   recipientCapVerdict,
@@ -19,9 +28,11 @@ import { scanLineBreaks } from '../../src/mta/line-breaks';
 import type { Listener } from '../../src/mta/listeners';
 import { listenerOf } from '../../src/mta/listeners';
 import { declaredSize, withSize } from '../../src/mta/size-limits';
+import { clientBytes } from '../client-bytes';
 import { iniInteger } from '../ini';
+import type { SmtpVerdict } from '../../src/mta/smtp-verdict';
 import { answer, dsnOf } from '../smtp-reply';
-import type { HarakaConnection, HarakaNext, HarakaPlugin } from '../types';
+import type { HarakaConnection, HarakaNext, HarakaPlugin, HarakaTransaction } from '../types';
 
 const limits = {
   injectPort: 0,
@@ -84,9 +95,19 @@ export function capRecipients(this: HarakaPlugin, next: HarakaNext, connection: 
   answer(next, recipientCapVerdict(connection.transaction?.rcpt_count.accept ?? 0, cap));
 }
 
+/** The header-section bounds, on the client's own header lines (not Haraka's parsed copy, cut at 1000 lines). */
+async function headerCheck(transaction: HarakaTransaction): Promise<SmtpVerdict | undefined> {
+  const section = await scanHeaderStream(clientBytes(transaction), MAX_HEADER_FIELDS);
+  return headerSectionVerdict(section, countDkimSignatures(section), {
+    maxFields: MAX_HEADER_FIELDS,
+    maxDkimSignatures: MAX_DKIM_SIGNATURE_FIELDS,
+  });
+}
+
 /**
  * End of DATA: a message over the MX's limit (but under Haraka's, which already
- * sent it to max_data_exceeded otherwise), then the line-break check.
+ * sent it to max_data_exceeded otherwise), then the line-break check, then (not on
+ * the injection listener, whose messages the worker built) the header section.
  */
 export function checkMessage(this: HarakaPlugin, next: HarakaNext, connection: HarakaConnection): void {
   const transaction = connection.transaction;
@@ -94,13 +115,14 @@ export function checkMessage(this: HarakaPlugin, next: HarakaNext, connection: H
     next();
     return;
   }
-  const max = limits.bytes[listener(connection)];
+  const which = listener(connection);
+  const max = limits.bytes[which];
   if (transaction.data_bytes > max) {
     answer(next, oversizeVerdict(max));
     return;
   }
-  void scanLineBreaks(transaction.message_stream).then(
-    (fault) => {
+  void scanLineBreaks(transaction.message_stream)
+    .then(async (fault) => {
       if (fault?.smuggling === true) {
         connection.logwarn(this, 'end-of-data look-alike in DATA: SMTP smuggling attempt refused', {
           event: 'smtp_smuggling_refused',
@@ -108,13 +130,25 @@ export function checkMessage(this: HarakaPlugin, next: HarakaNext, connection: H
           offset: fault.offset,
         });
       }
-      answer(next, lineBreakVerdict(fault));
-    },
-    (err: unknown) => {
-      connection.logerror(this, 'could not read the message back for the line-break check', err);
-      answer(next, scanFailedVerdict());
-    },
-  );
+      const verdict = lineBreakVerdict(fault);
+      if (verdict !== undefined || which === 'inject') return verdict;
+      const refused = await headerCheck(transaction);
+      if (refused !== undefined) {
+        connection.logwarn(this, 'header section over its bounds: message refused', {
+          event: 'smtp_header_section_refused',
+          ip: connection.remote.ip,
+          reply: refused.text,
+        });
+      }
+      return refused;
+    })
+    .then(
+      (verdict) => answer(next, verdict),
+      (err: unknown) => {
+        connection.logerror(this, 'could not read the message back for the end-of-data checks', err);
+        answer(next, scanFailedVerdict());
+      },
+    );
 }
 
 /**

@@ -5,8 +5,9 @@
  *   bytes never leave the host); the protocol is Haraka's auth/auth_base, the
  *   check ours (constant-time, src/mta/inject-verdicts.ts). Success makes the
  *   connection `relaying`.
- * - MAIL: 530 5.7.0 until authenticated; only a VERP sender with a valid tag
- *   (every relayed message belongs to an email row).
+ * - MAIL: 530 5.7.0 until authenticated; only the VERP sender of a message being
+ *   sent now, from its own domain (every relayed message belongs to an email row);
+ *   451 when that cannot be looked up.
  * - RCPT: every recipient of an authenticated session.
  * - Queueing (`queue_outbound`): Haraka's outbound queue, each queue file checked
  *   complete (size against the message: src/mta/queue-file-check.ts), then an fsync
@@ -22,7 +23,7 @@ import {
   injectRcptVerdict,
 } from '../../src/mta/inject-verdicts';
 import { listenerOf } from '../../src/mta/listeners';
-import { expectedInjectCredential, mtaVerpKey } from '../../src/mta/mta-runtime';
+import { expectedInjectCredential, mtaInjectSenderChecks } from '../../src/mta/mta-runtime';
 import type { ProcessDelivery } from '../../src/mta/queue-file-check';
 import { verifyingProcessDelivery } from '../../src/mta/queue-file-check';
 import { defer } from '../../src/mta/smtp-verdict';
@@ -110,6 +111,8 @@ export function check_plain_passwd(
   cb(valid);
 }
 
+const SENDER_UNCHECKED = defer(451, '4.3.0', 'Sender cannot be checked now; try again later');
+
 export function checkSender(
   this: HarakaPlugin,
   next: HarakaNext,
@@ -120,7 +123,20 @@ export function checkSender(
     next();
     return;
   }
-  answer(next, injectMailVerdict(connection.relaying, params[0].address, mtaVerpKey));
+  const sender = params[0].address;
+  // Inside the chain: loading the configuration or opening the database can throw too.
+  void Promise.resolve()
+    .then(() => injectMailVerdict(connection.relaying, sender, mtaInjectSenderChecks()))
+    .then(
+      (verdict) => answer(next, verdict),
+      (err: unknown) => {
+        connection.logerror(this, 'cannot check the injected sender', {
+          event: 'mta_inject_sender_error',
+          err,
+        });
+        answer(next, SENDER_UNCHECKED);
+      },
+    );
 }
 
 export function acceptRecipient(this: HarakaPlugin, next: HarakaNext, connection: HarakaConnection): void {

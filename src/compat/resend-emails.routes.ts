@@ -195,13 +195,14 @@ export function resendEmailRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       errorShape: 'resend',
       operationId: 'resendUpdateEmail',
+      testKey: true,
       summary: 'Resend: reschedule a scheduled email (PATCH /v1/emails/{id})',
       body: updateBody,
       ok: { status: 200, schema: ResendObjectId, description: 'Rescheduled' },
-      errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_SCHEDULED'],
+      errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_SCHEDULED', 'FORBIDDEN'],
     },
     async (ctx) => {
-      const { userId } = requireAuth(ctx);
+      const { userId, mode } = requireAuth(ctx);
       const body = await readBody(ctx, updateBody);
       const input = validateAs(
         rescheduleBody,
@@ -210,7 +211,7 @@ export function resendEmailRoutes(deps: ApiDeps): RouteGroup {
       );
       const emailId = ctx.params.id ?? '';
       const actor = requestActor(ctx);
-      const done = await rescheduleEmail({ db: deps.db, log: deps.log, actor, userId, emailId, input });
+      const done = await rescheduleEmail({ db: deps.db, log: deps.log, actor, mode, userId, emailId, input });
       if (done.due) signalWork();
       ctx.body = { object: 'email', id: emailId };
     },
@@ -224,17 +225,19 @@ export function resendEmailRoutes(deps: ApiDeps): RouteGroup {
       auth: 'either',
       errorShape: 'resend',
       operationId: 'resendCancelEmail',
+      testKey: true,
       summary: 'Resend: cancel a scheduled email',
       ok: { status: 200, schema: ResendObjectId, description: 'Cancelled' },
-      errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_CANCELLABLE'],
+      errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_CANCELLABLE', 'FORBIDDEN'],
     },
     async (ctx) => {
-      const { userId } = requireAuth(ctx);
+      const { userId, mode } = requireAuth(ctx);
       const emailId = ctx.params.id ?? '';
       const email = await cancelEmail({
         db: deps.db,
         log: deps.log,
         actor: requestActor(ctx),
+        mode,
         userId,
         emailId,
       });

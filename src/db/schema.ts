@@ -500,6 +500,11 @@ export interface InboundMessagesTable {
   read: number;
   /** When the MX answered 250. */
   received_at: string;
+  /**
+   * Why the message could not be parsed (stored with its envelope and raw bytes only);
+   * null when it was parsed (migration 026).
+   */
+  unparsed_reason: string | null;
   created_at: string;
 }
 

@@ -2,7 +2,8 @@ import type { RouterContext, RouterMiddleware } from '@koa/router';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
-import { forbidden, notFound } from '../shared/app-error';
+import { notFound } from '../shared/app-error';
+import { refuseLiveEffect } from '../shared/test-mode';
 import { authenticate, requireFullAccess, requireSession } from './authenticate';
 import { requireJsonContentType, validateQuery } from './body';
 import type { ApiDeps, AppContext, AppState } from './context';
@@ -73,7 +74,8 @@ export interface RouteDoc {
   readonly sendingKey?: true;
   /**
    * A state-changing `either` route a test-mode key may call, because its effect stays in the
-   * sandbox (adding a domain, checking its DNS). Every other such route answers a test key
+   * sandbox (adding a domain, checking its DNS; cancelling or rescheduling its own test mail,
+   * which the use case checks). Every other such route answers a test key
    * FORBIDDEN: test mode never reaches a live effect. The sends (`sendingKey`) are implied.
    */
   readonly testKey?: true;
@@ -130,16 +132,9 @@ function sessionOnly(refusal: string | undefined): Koa.Middleware<AppState> {
   };
 }
 
-/**
- * A test-mode key may read, send into the capture and add domains, nothing else: every other
- * change (a live message cancelled, a webhook or domain removed, limits, branding, inbound
- * mail) would reach live mail.
- */
+/** A state change outside the sandbox: a test-mode key is refused (`refuseLiveEffect`). */
 function liveKeyOnly(ctx: AppContext, next: Koa.Next): Promise<void> {
-  if (ctx.state.auth?.mode === 'test')
-    throw forbidden(
-      'A test-mode API key cannot change what live mail depends on: use a live key or the dashboard',
-    );
+  refuseLiveEffect(ctx.state.auth?.mode ?? 'live');
   return next();
 }
 

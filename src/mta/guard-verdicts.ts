@@ -1,3 +1,4 @@
+import type { HeaderSection } from '../modules/inbound/header-section';
 import type { LineBreakFault } from './line-breaks';
 import type { SmtpVerdict } from './smtp-verdict';
 import { defer, reject } from './smtp-verdict';
@@ -47,4 +48,28 @@ export function lineBreakVerdict(fault: LineBreakFault | undefined): SmtpVerdict
 /** The message could not be read back for checking: try again later rather than queue it unchecked. */
 export function scanFailedVerdict(): SmtpVerdict {
   return defer(451, '4.3.0', 'Temporary failure while checking the message; try again later');
+}
+
+/**
+ * A header section no sender needs (issue 28, item 4): each DKIM-Signature may cost a
+ * key lookup, so thousands of them are a way to stall the worker. Refused permanently
+ * (the same bytes would be refused again); 5.6.0 is RFC 3463's "Other or undefined
+ * media error", as for the other refusals of the message's form.
+ */
+export function headerSectionVerdict(
+  section: HeaderSection,
+  dkimSignatures: number,
+  limits: { readonly maxFields: number; readonly maxDkimSignatures: number },
+): SmtpVerdict | undefined {
+  if (section.exceeded) {
+    return reject(554, '5.6.0', `Message refused: more than ${limits.maxFields} header fields`);
+  }
+  if (dkimSignatures > limits.maxDkimSignatures) {
+    return reject(
+      554,
+      '5.6.0',
+      `Message refused: ${dkimSignatures} DKIM-Signature fields (at most ${limits.maxDkimSignatures})`,
+    );
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { verifiedVerp } from '../modules/delivery/verp-address';
+import { readVerp } from '../modules/delivery/verp-address';
 import { clip } from '../shared/text';
 import type { Listener } from './listeners';
 import { isLoopback } from './listeners';
@@ -40,22 +40,36 @@ export function authRequiredVerdict(): SmtpVerdict {
   return reject(530, '5.7.0', 'Authentication required');
 }
 
+/** What the injection listener's MAIL check reads. */
+export interface InjectSenderChecks {
+  /** The key of the tags in-flight mail carries (asked for only once the session is authenticated). */
+  readonly tagKey: () => Buffer;
+  /** Whether the email row with this id was sent from this domain and is being sent now. */
+  readonly isBeingSent: (emailId: string, domain: string) => Promise<boolean>;
+}
+
 /**
- * MAIL FROM on the injection listener: only an authenticated worker, and only
- * with a VERP envelope sender whose tag verifies (`bounce+<email_id>.<tag>@bounce.<domain>`,
- * src/modules/delivery/verp-address.ts). Everything the MTA relays must be traceable
- * to an email row: that is how its DKIM key is found (mailroom-dkim refuses an
- * unknown email id at end of data) and its delivery outcomes are recorded. The tag
- * key is asked for only once the session is authenticated. Undefined: no objection.
+ * MAIL FROM on the injection listener: only an authenticated worker, and only with
+ * the VERP envelope sender of a message it is sending now:
+ * `bounce+<email_id>@bounce.<domain>` (or the tagged form of earlier versions, whose
+ * tag must verify; src/modules/delivery/verp-address.ts), naming an email row sent
+ * from that domain and in `processing`. Everything the MTA relays must be traceable to
+ * an email row: that is how its DKIM key is found (mailroom-dkim refuses an unknown
+ * email id at end of data) and its delivery outcomes are recorded. Undefined: no
+ * objection. A failed lookup rejects the promise (the caller answers 451).
  */
-export function injectMailVerdict(
+export async function injectMailVerdict(
   authenticated: boolean,
   sender: string,
-  tagKey: () => Buffer,
-): SmtpVerdict | undefined {
+  checks: InjectSenderChecks,
+): Promise<SmtpVerdict | undefined> {
   if (!authenticated) return authRequiredVerdict();
-  if (verifiedVerp(sender, tagKey()) === undefined) {
+  const verp = readVerp(sender, checks.tagKey());
+  if (verp === undefined) {
     return reject(550, '5.7.1', `<${clip(sender)}>: not a Mailroom VERP sender; not relayed`);
+  }
+  if (!(await checks.isBeingSent(verp.emailId, verp.domain))) {
+    return reject(550, '5.7.1', `<${clip(sender)}>: no message of that domain is being sent; not relayed`);
   }
   return undefined;
 }

@@ -10,6 +10,8 @@ import { createSealer } from '../shared/seal';
 import type { IntakeCommit } from './inbound-intake';
 import type { MxPath } from './mx-guard';
 import { verpKey } from '../modules/delivery/verp-address';
+import type { InjectSenderChecks } from './inject-verdicts';
+import { isEmailBeingSent } from './inject-sender.repository';
 import { injectCredential } from '../modules/delivery/inject-credential';
 import type { DeliveryReportsRecorder } from './delivery-reports';
 import type { MtaWriter } from './mta-writer';
@@ -47,9 +49,13 @@ export function expectedInjectCredential(): { user: string; pass: string } {
   return injectCredential(runtimeConfig().secretKey);
 }
 
-/** The key of the VERP senders' tags (src/modules/delivery/verp-address.ts), as the worker derives it. */
-export function mtaVerpKey(): Buffer {
-  return verpKey(runtimeConfig().secretKey);
+/** What the injection listener's MAIL check reads (src/mta/inject-verdicts.ts). */
+export function mtaInjectSenderChecks(): InjectSenderChecks {
+  return {
+    // The key of the tags in-flight mail carries (src/modules/delivery/verp-address.ts).
+    tagKey: () => verpKey(runtimeConfig().secretKey),
+    isBeingSent: (emailId, domain) => isEmailBeingSent(mtaDb(), emailId, domain),
+  };
 }
 
 /** What an MX may resolve to (OUTBOUND_ALLOW_PRIVATE, OUTBOUND_ALLOWED_CIDRS; src/mta/mx-guard.ts). */

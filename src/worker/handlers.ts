@@ -53,7 +53,7 @@ export function createHandlers(deps: HandlerDeps): HandlerRegistry {
     'inbound-processing': createInboundHandler(hot),
     ...createWebhookHandlers(deps),
     ...createGovernanceHandlers(deps),
-    retention: createRetentionHandler(deps),
+    retention: createRetentionHandler(hot),
     'node-sweep': createNodeSweepHandler(deps),
   };
 }

@@ -4,6 +4,7 @@ import { WriteBatcher } from '../db/write-batcher';
 import { exitOnFatal } from '../shared/fatal';
 import { collectWhenIdle } from '../shared/idle-gc';
 import { createLogger } from '../shared/logger';
+import { rescueFailedInbound } from '../modules/inbound/rescue-failed-inbound';
 import { startHeartbeat } from '../modules/nodes/heartbeat';
 import { createHandlers, seedSchedules } from './handlers';
 import { startWorker } from './start-worker';
@@ -31,6 +32,11 @@ async function main(): Promise<void> {
   // One group commit for the handlers' writes and the runner's claims and settlements.
   const writes = new WriteBatcher(db);
   const handlers = createHandlers({ db, config, writes, roles });
+  // Messages of inbound jobs a previous run could not settle (a stall kill, a crash on the
+  // last attempt) are stored unparsed before anything else runs (docs/inbound.md).
+  await rescueFailedInbound({ db, writes, logger }).catch((err: unknown) =>
+    logger.error({ event: 'inbound_rescue_failed', err }),
+  );
   const worker = await startWorker({
     config,
     db,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { verpAddress, verpKey } from '../../src/modules/delivery/verp-address';
+import { taggedVerpAddress, verpKey } from '../../src/modules/delivery/verp-address';
 import type { Appliance } from './appliance';
 
 /** The appliance's master secret: SECRET_KEY when the test set it, else the one it generated in DATA_DIR. */
@@ -8,11 +8,11 @@ export function applianceSecretKey(app: Pick<Appliance, 'dataDir' | 'env'>): str
   return app.env.SECRET_KEY ?? fs.readFileSync(path.join(app.dataDir, 'secret.key'), 'utf8').trim();
 }
 
-/** The tagged VERP sender the appliance's worker writes for this message. */
-export function applianceVerp(
+/** The tagged VERP sender earlier versions of the appliance wrote for this message (mail in flight). */
+export function applianceTaggedVerp(
   app: Pick<Appliance, 'dataDir' | 'env'>,
   emailId: string,
   domain: string,
 ): string {
-  return verpAddress(emailId, domain, verpKey(applianceSecretKey(app)));
+  return taggedVerpAddress(emailId, domain, verpKey(applianceSecretKey(app)));
 }

@@ -294,6 +294,7 @@ export function inboundMessageRow(
     attachment_count: 0,
     attachments_dropped: 0,
     read: 0,
+    unparsed_reason: null,
     created_at: row.received_at,
     ...row,
   };

@@ -47,6 +47,9 @@ export interface InboundSummary {
   dmarcResult: string | null;
   authenticated: boolean;
   attachmentCount: number;
+  /** The message could not be parsed (docs/inbound.md, "Messages that cannot be parsed"). */
+  unparsed: boolean;
+  unparsedReason: string | null;
 }
 
 /** Polls GET /v1/inbound until `predicate` holds for a message (worker processing is asynchronous). */

@@ -8,7 +8,7 @@ import { insertUser } from '../../src/modules/accounts/accounts.repository';
 import { systemActor } from '../../src/modules/audit/audit.repository';
 import { createDomain } from '../../src/modules/domains/domains.usecases';
 import type { MtaOutcomePayload } from '../../src/modules/delivery/mta-outcome';
-import { verpAddress, verpKey } from '../../src/modules/delivery/verp-address';
+import { verpAddress } from '../../src/modules/delivery/verp-address';
 import { injectCredential } from '../../src/modules/delivery/inject-credential';
 import { newId } from '../../src/shared/ids';
 import { createSealer } from '../../src/shared/seal';
@@ -140,7 +140,7 @@ export interface Injection {
   readonly auth?: boolean;
 }
 
-/** Injects like the worker: nodemailer, AUTH PLAIN with the credential, the VERP sender. */
+/** Injects like the worker: nodemailer, AUTH PLAIN with the credential, the untagged VERP sender. */
 export async function inject(port: number, m: Injection): Promise<{ response: string }> {
   const transport = nodemailer.createTransport({
     host: '127.0.0.1',
@@ -153,7 +153,7 @@ export async function inject(port: number, m: Injection): Promise<{ response: st
   try {
     const info: unknown = await transport.sendMail({
       envelope: {
-        from: verpAddress(m.emailId, m.domain, verpKey(SECRET_KEY)),
+        from: verpAddress(m.emailId, m.domain),
         to: [...m.to, ...(m.cc ?? []), ...(m.bcc ?? [])],
       },
       from: `Shop <app@${m.domain}>`,

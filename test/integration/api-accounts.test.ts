@@ -166,7 +166,7 @@ describe('accounts, sessions and API keys over HTTP', () => {
       body: { name: 'x' },
     });
     assert.equal(byKey.status, 403);
-    assert.equal(byKey.body.error.code, 'RESTRICTED_API_KEY');
+    assert.equal(byKey.body.error.code, 'FORBIDDEN');
 
     const list = await app.api.get<{ data: Record<string, unknown>[] }>('/v1/api-keys', {
       token: user.token,

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import nodemailer from 'nodemailer';
 import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
-import { applianceVerp } from '../helpers/appliance-verp';
+import { verpAddress } from '../../src/modules/delivery/verp-address';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import { buildArf, buildDsn } from '../helpers/intake-reports';
@@ -176,7 +176,7 @@ describe('bounce intake end to end', () => {
 
   it('a VERP-addressed DSN sent over SMTP to the MX is accepted with 250 and processed', async () => {
     const id = await delivered('mxgone@dest.test');
-    const verp = applianceVerp(app, id, DOMAIN);
+    const verp = verpAddress(id, DOMAIN);
     const transport = nodemailer.createTransport({
       host: '127.0.0.1',
       port: app.ports.smtp,

@@ -8,7 +8,7 @@ import type { DNSResolver } from 'mailauth';
 import { authenticate } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import type { Appliance } from '../helpers/appliance';
-import { applianceVerp } from '../helpers/appliance-verp';
+import { verpAddress } from '../../src/modules/delivery/verp-address';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import type { FakeDns } from '../helpers/dns-server';
@@ -112,7 +112,7 @@ describe('outbound end to end: API → worker → Haraka → sink → delivery r
     assert.deepEqual(view.recipients.map((r) => r.status).sort(), ['delivered', 'delivered']);
 
     // Haraka may deliver the recipients of one message in separate transactions.
-    const copies = sink.messages.filter((m) => m.mailFrom === applianceVerp(sending.app, id, DOMAIN));
+    const copies = sink.messages.filter((m) => m.mailFrom === verpAddress(id, DOMAIN));
     assert.deepEqual(copies.flatMap((m) => m.rcptTo).sort(), ['audit@dest.test', 'buyer@dest.test']);
     const message = copies[0];
     assert.ok(message, 'the sink got the message with the VERP envelope sender');
@@ -189,7 +189,7 @@ describe('outbound end to end: API → worker → Haraka → sink → delivery r
     assert.equal(footer.status, 200, footer.text);
     const id = await send({ to: 'footer@dest.test', html: '<html><body><p>Order 7</p></body></html>' });
     assert.equal((await settled(id)).status, 'delivered');
-    const message = sink.messages.find((m) => m.mailFrom === applianceVerp(sending.app, id, DOMAIN));
+    const message = sink.messages.find((m) => m.mailFrom === verpAddress(id, DOMAIN));
     assert.ok(message);
     const parsed = await simpleParser(message.raw);
     assert.match(parsed.html || '', /<p>Order 7<\/p><p class="ft">Shop Ltd, 1 Main St<\/p><\/body>/);

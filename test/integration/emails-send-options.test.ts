@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DNSResolver } from 'mailauth';
 import { authenticate } from 'mailauth';
 import { simpleParser } from 'mailparser';
-import { applianceVerp } from '../helpers/appliance-verp';
+import { verpAddress } from '../../src/modules/delivery/verp-address';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import type { FakeDns } from '../helpers/dns-server';
@@ -72,7 +72,7 @@ describe('send body: replyTo lists, tag lists, attachment aliases and byte array
     });
     assert.deepEqual(got.body.tags, { campaign: 'issue-7', segment: 'all' });
 
-    const verp = applianceVerp(s.app, id, DOMAIN);
+    const verp = verpAddress(id, DOMAIN);
     await waitUntil(
       'the message at the sink',
       () => s.sink.messages.some((m) => m.mailFrom === verp),

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { DNSResolver } from 'mailauth';
 import { authenticate } from 'mailauth';
-import { verpAddress, verpKey } from '../../src/modules/delivery/verp-address';
+import { taggedVerpAddress, verpAddress, verpKey } from '../../src/modules/delivery/verp-address';
 import { injectCredential } from '../../src/modules/delivery/inject-credential';
 import { injectMaxBytes } from '../../src/mta/size-limits';
 import { newId } from '../../src/shared/ids';
@@ -132,7 +132,7 @@ describe('mta outbound through SMTP_RELAY', () => {
     client.close();
   });
 
-  it('relays only VERP senders with a known email row', async () => {
+  it('relays only the VERP sender of an email row being sent, from its own domain', async () => {
     const { client } = await SmtpClient.connect(injectPort);
     await client.command('EHLO worker.test');
     const { user, pass } = injectCredential(SECRET_KEY);
@@ -142,6 +142,26 @@ describe('mta outbound through SMTP_RELAY', () => {
     );
     const notVerp = await client.command(`MAIL FROM:<app@${domain}>`);
     assert.match(notVerp.raw, /^550 5\.7\.1 /);
+    // Issue 28 item 6: the untagged return path relays only for a message being sent
+    // now, from its own domain; a tag, when present, must still verify.
+    const sending = await insertEmail(f);
+    const done = await insertEmail(f);
+    await f.db.updateTable('emails').set({ status: 'delivered' }).where('id', '=', done).execute();
+    const mail = async (sender: string): Promise<string> => {
+      const reply = (await client.command(`MAIL FROM:<${sender}>`)).raw;
+      await client.command('RSET');
+      return reply;
+    };
+    assert.match(await mail(verpAddress(sending, domain)), /^250 /);
+    assert.match(await mail(taggedVerpAddress(sending, domain, verpKey(SECRET_KEY))), /^250 /);
+    for (const sender of [
+      verpAddress(newId('email'), domain), // no such message
+      verpAddress(sending, 'foreign.example.net'), // a real id, another domain
+      verpAddress(done, domain), // not being sent
+      taggedVerpAddress(sending, domain, verpKey('another-secret-key-0123456789abcdefghij')), // wrong tag
+    ]) {
+      assert.match(await mail(sender), /^550 5\.7\.1 /, sender);
+    }
     client.close();
     // A VERP address whose email row does not exist: refused at the end of data, never signed or sent.
     await assert.rejects(
@@ -197,7 +217,7 @@ describe('mta outbound through SMTP_RELAY', () => {
 
     const [message] = await sink.waitForMessages(1);
     assert.ok(message);
-    assert.equal(message.mailFrom, verpAddress(emailId, domain, verpKey(SECRET_KEY)));
+    assert.equal(message.mailFrom, `bounce+${emailId}@bounce.${domain}`);
     assert.deepEqual(message.rcptTo, ['ok@dest.test']);
     assert.equal(message.secure, true, 'opportunistic STARTTLS with the sink’s self-signed certificate');
     assert.equal(message.helo, HOSTNAME);

@@ -203,4 +203,29 @@ describe('simulator recipients (live and test keys)', () => {
     );
     assert.equal(hook(res.body.id, 'email.bounced', `bounced+trial@${SIM}`)?.mode, 'test');
   });
+
+  it('with a test key, from a domain not verified yet, the report to its return path still finds the message', async () => {
+    const added = await app.api.post('/v1/domains', {
+      token: sending.token,
+      body: { domain: 'trial.example.org' },
+    });
+    assert.equal(added.status, 201, added.text);
+    const created = await app.api.post<{ token: string }>('/v1/api-keys', {
+      token: sending.token,
+      body: { name: 'unverified trial', mode: 'test' },
+    });
+    const testKey = created.body.token;
+    const res = await app.api.post<{ id: string }>('/v1/emails', {
+      token: testKey,
+      body: {
+        from: 'app@trial.example.org',
+        to: `bounced+unverified@${SIM}`,
+        subject: 'Simulated',
+        text: 'Hi',
+      },
+    });
+    assert.equal(res.status, 202, res.text);
+    // The simulator's DSN goes to bounce+<email_id>@bounce.trial.example.org, as a real one would.
+    await waitRecipient(res.body.id, `bounced+unverified@${SIM}`, 'bounced', testKey);
+  });
 });

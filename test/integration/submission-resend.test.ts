@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import nodemailer from 'nodemailer';
 import type { Appliance } from '../helpers/appliance';
-import { applianceVerp } from '../helpers/appliance-verp';
+import { verpAddress } from '../../src/modules/delivery/verp-address';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
@@ -64,7 +64,7 @@ describe('SMTP submission with Resend’s convention: user resend, password the 
     assert.ok(id, info.response);
     await waitUntil(
       'delivered to the sink',
-      () => sink.messages.some((m) => m.mailFrom === applianceVerp(app, id, 'a.smtp.example.com')),
+      () => sink.messages.some((m) => m.mailFrom === verpAddress(id, 'a.smtp.example.com')),
       40_000,
     );
   });

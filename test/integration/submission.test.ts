@@ -10,7 +10,7 @@ import nodemailer from 'nodemailer';
 import net from 'node:net';
 import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
-import { applianceVerp } from '../helpers/appliance-verp';
+import { verpAddress } from '../../src/modules/delivery/verp-address';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
@@ -103,17 +103,17 @@ describe('SMTP submission', () => {
     assert.ok(id, info.response);
 
     const copies = await sink.waitForMessages(1, 40_000);
-    const mine = copies.filter((m) => m.mailFrom === applianceVerp(app, id, DOMAIN));
+    const mine = copies.filter((m) => m.mailFrom === verpAddress(id, DOMAIN));
     assert.ok(mine.length > 0, 'delivered with the VERP sender');
     const deadline = Date.now() + 20_000;
     while (
-      sink.messages.filter((m) => m.mailFrom === applianceVerp(app, id, DOMAIN)).flatMap((m) => m.rcptTo)
-        .length < 2 &&
+      sink.messages.filter((m) => m.mailFrom === verpAddress(id, DOMAIN)).flatMap((m) => m.rcptTo).length <
+        2 &&
       Date.now() < deadline
     ) {
       await new Promise((r) => setTimeout(r, 200));
     }
-    const all = sink.messages.filter((m) => m.mailFrom === applianceVerp(app, id, DOMAIN));
+    const all = sink.messages.filter((m) => m.mailFrom === verpAddress(id, DOMAIN));
     assert.deepEqual(all.flatMap((m) => m.rcptTo).sort(), ['hidden@dest.test', 'user@dest.test']);
     const message = all[0];
     assert.ok(message);
@@ -173,13 +173,10 @@ describe('SMTP submission', () => {
     const id = /^250 .*Queued as (email_[A-Za-z0-9_-]+)/.exec(info.response)?.[1];
     assert.ok(id, info.response);
     const deadline = Date.now() + 40_000;
-    while (
-      !sink.messages.some((m) => m.mailFrom === applianceVerp(app, id, DOMAIN)) &&
-      Date.now() < deadline
-    ) {
+    while (!sink.messages.some((m) => m.mailFrom === verpAddress(id, DOMAIN)) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
     }
-    const copy = sink.messages.find((m) => m.mailFrom === applianceVerp(app, id, DOMAIN));
+    const copy = sink.messages.find((m) => m.mailFrom === verpAddress(id, DOMAIN));
     assert.ok(copy, 'delivered to the sink');
     assert.deepEqual(copy.rcptTo, ['smtps@dest.test']);
     const auth = await authenticate(copy.raw, {

@@ -1,15 +1,17 @@
 // Issue 17, finding 3: forged bounces and complaints hit any account. Through the whole
 // appliance (real MX, real endpoint, real worker): a report sent to account A's return
-// path, or naming B's message without the VERP tag we wrote, changes nothing for B; a
-// genuine report still works; one complaint cannot suspend a small sender; and ids made
-// in the same millisecond do not give each other away.
+// path, naming B's message in any form, changes nothing for B; nor does a report with a
+// wrong tag or for an id of no message; a genuine report to B's return path (untagged as
+// the worker writes it now, issue 28 item 6, or tagged as mail still in flight carries
+// it) still works; one complaint cannot suspend a small sender; and ids made in the same
+// millisecond do not give each other away.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import nodemailer from 'nodemailer';
 import { openApplianceDb } from '../helpers/open-database';
 import { sortableId } from '../../src/shared/ids';
 import type { Appliance } from '../helpers/appliance';
-import { applianceVerp } from '../helpers/appliance-verp';
+import { applianceTaggedVerp } from '../helpers/appliance-verp';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import { addVerifiedDomain } from '../helpers/verified-domain';
@@ -159,12 +161,11 @@ describe('forged bounces and complaints (issue 17, finding 3)', () => {
 
   it("a DSN to A's return path naming B's email by envelope VERP, tagged or not, changes nothing for B", async () => {
     const id = await delivered(b, 'b1@dest.test');
-    const genuine = applianceVerp(app, id, DOMAIN_B);
+    const genuine = applianceTaggedVerp(app, id, DOMAIN_B);
     const wrongTag = genuine.replace(/\.[0-9a-z]{16}@/, '.0000000000000000@');
     for (const rcpt of [
-      `bounce+${id}@bounce.${DOMAIN_A}`, // no tag, at A's host (matched B's email before the fix)
-      `bounce+${id}@bounce.${DOMAIN_B}`, // no tag, at B's own host
-      wrongTag, // B's host, wrong tag
+      `bounce+${id}@bounce.${DOMAIN_A}`, // B's id untagged, at A's host: the scope keeps B's mail out
+      wrongTag, // B's host, wrong tag: a tag that is present must verify
       genuine.replace(`@bounce.${DOMAIN_B}`, `@bounce.${DOMAIN_A}`), // B's real tag, A's host
     ]) {
       await toMx(rcpt, dsn('b1@dest.test', {}));
@@ -175,7 +176,10 @@ describe('forged bounces and complaints (issue 17, finding 3)', () => {
   it("a DSN to A's return path naming B's email in its own headers (header VERP) changes nothing for B", async () => {
     const id = await delivered(b, 'b2@dest.test');
     await toMx(`anyone@bounce.${DOMAIN_A}`, dsn('b2@dest.test', { to: `bounce+${id}@bounce.${DOMAIN_B}` }));
-    await toMx(`anyone@bounce.${DOMAIN_A}`, dsn('b2@dest.test', { to: applianceVerp(app, id, DOMAIN_B) }));
+    await toMx(
+      `anyone@bounce.${DOMAIN_A}`,
+      dsn('b2@dest.test', { to: applianceTaggedVerp(app, id, DOMAIN_B) }),
+    );
     // The operator's endpoint: the report's own To: is A's return path, so only A's mail.
     await toEndpoint(dsn('b2@dest.test', { to: `bounce+${id}@bounce.${DOMAIN_A}` }));
     await unchanged(b, id, 'b2@dest.test');
@@ -189,9 +193,42 @@ describe('forged bounces and complaints (issue 17, finding 3)', () => {
     await unchanged(b, id, 'b3@dest.test');
   });
 
-  it("a genuine DSN to B's own return path with the right tag still bounces B's recipient", async () => {
+  it("B's mail leaves with the return path bounce+<email_id>@bounce.<B's domain>, and a DSN to it bounces B's recipient", async () => {
+    const id = await delivered(b, 'b5@dest.test');
+    const copy = sending.sink.messages.find((m) => m.rcptTo.includes('b5@dest.test'));
+    assert.ok(copy, 'the message at the sink');
+    // Spec, domains rule 5: exactly this, no tag.
+    assert.equal(copy.mailFrom, `bounce+${id}@bounce.${DOMAIN_B}`);
+    await toMx(copy.mailFrom, dsn('b5@dest.test', {}));
+    const v = await view(b, id);
+    assert.equal(v.status, 'bounced');
+    assert.deepEqual(
+      v.recipients.map((r) => r.status),
+      ['bounced'],
+    );
+    assert.ok(
+      app.lines.some(
+        (l) => l.includes(id) && l.includes('"event":"hard_bounce"') && l.includes('"matchedBy":"verp"'),
+      ),
+    );
+  });
+
+  it("an untagged report naming an id of no message, at B's own return path, touches nothing", async () => {
+    const id = await delivered(b, 'b6@dest.test');
+    // The next id in the same millisecond would differ by 64 random bits: try a neighbour.
+    const guessed = `${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}`;
+    await toMx(`bounce+${guessed}@bounce.${DOMAIN_B}`, dsn('b6@dest.test', {}));
+    await toEndpoint(dsn('b6@dest.test', { to: `bounce+${guessed}@bounce.${DOMAIN_B}` }));
+    await unchanged(b, id, 'b6@dest.test');
+    assert.equal(
+      app.lines.filter((l) => l.includes('"event":"bounce_unmatched"') && l.includes(guessed)).length,
+      2,
+    );
+  });
+
+  it("a genuine DSN to B's own return path with the right tag (mail in flight) still bounces B's recipient", async () => {
     const id = await delivered(b, 'b4@dest.test');
-    await toMx(applianceVerp(app, id, DOMAIN_B), dsn('b4@dest.test', {}));
+    await toMx(applianceTaggedVerp(app, id, DOMAIN_B), dsn('b4@dest.test', {}));
     const v = await view(b, id);
     assert.equal(v.status, 'bounced');
     assert.deepEqual(
@@ -207,15 +244,15 @@ describe('forged bounces and complaints (issue 17, finding 3)', () => {
 
   it('a single complaint cannot suspend an account below ABUSE_MIN_VOLUME, even with ABUSE_AUTO_SUSPEND', async () => {
     const id = await delivered(c, 'c1@dest.test');
-    // The recipient saw the tagged Return-Path and the Message-ID, so a complaint that
-    // names the message both ways, at C's own return path, is the worst case.
+    // The recipient saw the Return-Path and the Message-ID, so a complaint that names the
+    // message both ways, at C's own return path, is the worst case.
     const arf = buildArf({
       to: null,
       originalRcptTo: 'c1@dest.test',
       recipient: 'c1@dest.test',
       messageId: `<${id}@${DOMAIN_C}>`,
     });
-    await toMx(applianceVerp(app, id, DOMAIN_C), arf);
+    await toMx(`bounce+${id}@bounce.${DOMAIN_C}`, arf);
     assert.equal((await view(c, id)).status, 'complained');
     // The evaluation is due at the end of the minute; bring it forward instead of waiting.
     const db = openApplianceDb(app);

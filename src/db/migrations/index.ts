@@ -24,6 +24,7 @@ import * as m022 from './022-jobs-postgres';
 import * as m023 from './023-daily-count-slots';
 import * as m024 from './024-live-mail-index';
 import * as m025 from './025-invitations';
+import * as m026 from './026-inbound-unparsed';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '023-daily-count-slots': m023,
   '024-live-mail-index': m024,
   '025-invitations': m025,
+  '026-inbound-unparsed': m026,
 };

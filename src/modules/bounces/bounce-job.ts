@@ -38,10 +38,11 @@ export type ReportOutcome =
 
 /**
  * The message a report is about: envelope VERP, then VERP in its headers, then the
- * quoted Message-ID; always within the report's scope (issue 17, finding 3). A tagged
- * VERP names its message and domain together; a Message-ID anyone who saw the message
- * can quote, so it finds only mail of a domain in scope, sent by the account that
- * holds that domain verified.
+ * quoted Message-ID; always within the report's scope (issue 17, finding 3), which is
+ * the protection: a report to `bounce.<domain>` touches only mail sent from `<domain>`.
+ * A VERP address names one message (email ids are unique) of the domain of its host; a
+ * Message-ID, which a client may choose and anyone who saw the message can quote, finds
+ * only mail of a domain in scope, sent by the account that holds that domain verified.
  */
 async function findMessage(
   db: Kysely<Database>,

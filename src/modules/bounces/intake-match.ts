@@ -1,7 +1,6 @@
 // Which message and which of its recipients a report is about (issue 5, item 4). Pure:
 // the job looks the candidates up in the database, in the order given here.
-import type { VerpParts } from '../delivery/verp-address';
-import { parseVerp, verifiedVerp } from '../delivery/verp-address';
+import { parseVerp, readVerp } from '../delivery/verp-address';
 import type { BounceKind, BounceResult } from './bounce-result';
 import { headerAddresses } from './email-address';
 import { allFields, parseHeaderBlock, splitHeaderBody } from './header-fields';
@@ -10,7 +9,10 @@ import { toByteString } from './mime-message';
 /** How a report was tied to its message (stored as `bounce_reports.matched_by`). */
 export type MatchedBy = 'verp' | 'verp_header' | 'message_id';
 
-/** A VERP address whose tag verified: the message it names and that message's sending domain. */
+/**
+ * A VERP address within the scope, untagged or with a tag that verified: the message it
+ * names and that message's sending domain.
+ */
 export interface VerpCandidate {
   readonly emailId: string;
   readonly domain: string;
@@ -18,9 +20,9 @@ export interface VerpCandidate {
 
 /** What a report offers for finding its message, strongest evidence first. */
 export interface MessageCandidates {
-  /** Tagged VERP addresses among the envelope recipients (the MX hook's `rcptTo`), within `scope`. */
+  /** VERP addresses among the envelope recipients (the MX hook's `rcptTo`), within `scope`. */
   readonly verp: readonly VerpCandidate[];
-  /** Tagged VERP addresses in the report's own delivery headers (To, Delivered-To …), within `scope`. */
+  /** VERP addresses in the report's own delivery headers (To, Delivered-To …), within `scope`. */
   readonly verpHeader: readonly VerpCandidate[];
   /** The Message-ID of the returned message, as the report quotes it. */
   readonly messageId: string | null;
@@ -32,8 +34,8 @@ export interface MessageCandidates {
    */
   readonly scope: readonly string[] | null;
   /**
-   * Email ids of VERP-shaped addresses that name nothing: tag missing or wrong, or a
-   * domain outside `scope`. Logged with `bounce_unmatched`, never looked up.
+   * Email ids of VERP-shaped addresses that name nothing: a wrong tag, or a domain
+   * outside `scope`. Logged with `bounce_unmatched`, never looked up.
    */
   readonly refused: readonly string[];
 }
@@ -78,14 +80,14 @@ function sortVerp(
 ): VerpCandidate[] {
   const seen = new Map<string, VerpCandidate>();
   for (const address of addresses) {
-    const shape: VerpParts | undefined = parseVerp(address);
+    const shape = parseVerp(address);
     if (!shape) continue;
-    const tagged = verifiedVerp(address, key);
-    if (!tagged || (scope !== null && !scope.includes(tagged.domain))) {
+    const read = readVerp(address, key);
+    if (!read || (scope !== null && !scope.includes(read.domain))) {
       refused.add(shape.emailId);
       continue;
     }
-    seen.set(`${tagged.emailId}@${tagged.domain}`, { emailId: tagged.emailId, domain: tagged.domain });
+    seen.set(`${read.emailId}@${read.domain}`, { emailId: read.emailId, domain: read.domain });
   }
   return [...seen.values()];
 }

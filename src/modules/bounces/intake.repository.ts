@@ -28,8 +28,10 @@ export async function insertReport(db: Kysely<Database>, row: BounceReportRow): 
 }
 
 /**
- * The message a tagged VERP address names, if it was sent from that domain (the tag
- * covers both, so anything else is a configuration fault, not a match).
+ * The message a VERP address names, if it was sent from that domain. Email ids are
+ * unique, so the id names one message, and the domain (the return-path host the report
+ * was sent to, within its scope) keeps a report to one domain off every other domain's
+ * mail. A tag, on mail in flight from earlier versions, was verified already.
  */
 export async function findEmailOfDomain(
   db: Kysely<Database>,

@@ -46,8 +46,6 @@ export interface AttemptDeps {
   readonly logger: Logger;
   /** BASE_URL, for the account footer's `{{logo_url}}`. */
   readonly baseUrl: string;
-  /** The VERP tag key (`verpKey(SECRET_KEY)`), for the envelope sender. */
-  readonly verpKey: Buffer;
   /** `unsubscribeKey(SECRET_KEY)`, for the one-click unsubscribe URL (issue 22 item 5). */
   readonly unsubscribeKey: Buffer;
   /** Test mail's capture and the simulator's reports (issue 21). */
@@ -135,7 +133,7 @@ export async function attemptSend(
     return settle(deps, email, attempt, failure, plan);
   }
 
-  const verp = verpAddress(email.id, email.domain_name, deps.verpKey);
+  const verp = verpAddress(email.id, email.domain_name);
   let local: LocalHandOff;
   try {
     local = await prepareLocalHandOff(deps.local, email, pending, raw, verp);

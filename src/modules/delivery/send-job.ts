@@ -10,7 +10,6 @@ import type { Injector } from './inject-client';
 import { createInjector } from './inject-client';
 import type { AttemptDeps, TransientPlan } from './send-attempt';
 import { attemptSend } from './send-attempt';
-import { verpKey } from './verp-address';
 import { unsubscribeKey } from '../unsubscribe/unsubscribe-token';
 import type { CaptureSigner } from './local-hand-off';
 import { rawStoreFor } from '../inbound/raw-store-of';
@@ -152,7 +151,6 @@ export interface SendJobDeps {
 /** What both send handlers hand `attemptSend`, built once per handler and completed per job. */
 function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal | undefined) => AttemptDeps {
   const inject = injectorOf(deps);
-  const key = verpKey(deps.config.secretKey);
   const unsubKey = unsubscribeKey(deps.config.secretKey);
   const rawStore = rawStoreFor(deps.db, deps.config.dataDir);
   return (logger, signal) => ({
@@ -162,7 +160,6 @@ function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal 
     logger,
     signal,
     baseUrl: deps.config.baseUrl,
-    verpKey: key,
     unsubscribeKey: unsubKey,
     local: { rawStore, sign: deps.sign },
     node: deps.config.nodeName,

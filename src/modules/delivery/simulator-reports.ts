@@ -10,7 +10,7 @@ import { SIMULATOR_DOMAIN } from './simulator';
  */
 export interface ReportSubject {
   readonly emailId: string;
-  /** The VERP envelope sender of the message (`bounce+<id>.<tag>@bounce.<domain>`). */
+  /** The VERP envelope sender of the message (`bounce+<email_id>@bounce.<domain>`). */
   readonly verp: string;
   readonly recipient: string;
   readonly messageId: string;

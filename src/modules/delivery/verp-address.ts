@@ -1,16 +1,20 @@
 /**
  * The VERP envelope sender of every message we send (spec, domains rule 5):
  *
- *   bounce+<email_id>.<tag>@bounce.<domain>
+ *   bounce+<email_id>@bounce.<domain>
  *
- * `tag` is HMAC-SHA256 over the id and the sending domain under a key derived from
- * SECRET_KEY, cut to 80 bits (16 Crockford base32 characters; the local part stays
- * at 56 of RFC 5321 §4.5.3.1.1's 64). Email ids show in Return-Path and
- * Message-ID, so without the tag anyone could name any message in a forged
- * bounce (issue 17, finding 3); with it only a report that carries an address we
- * wrote can be tied to its message by VERP. The worker builds the address, the
- * MTA's injection guard and the bounce intake verify it, all from the same
- * SECRET_KEY.
+ * Mail sent by earlier versions carries `bounce+<email_id>.<tag>@bounce.<domain>`,
+ * where `tag` is HMAC-SHA256 over the id and the sending domain under a key derived
+ * from SECRET_KEY, cut to 80 bits (16 Crockford base32 characters). Reports to such
+ * addresses still arrive while that mail is in flight, so both forms are read, and a
+ * tag that is present must still verify: a wrong one names nothing.
+ *
+ * The address alone is no proof that we wrote it: its email id also shows in the
+ * Message-ID. What keeps a forged report from reaching someone else's mail is the
+ * scope (a report to `bounce.<domain>` touches only mail sent from `<domain>`,
+ * src/modules/bounces/intake-match.ts) and ids that cannot be guessed; what keeps the
+ * injection listener from relaying a stranger is its credential and the email row
+ * being sent that every sender must name (src/mta/inject-verdicts.ts).
  */
 import crypto from 'node:crypto';
 import { base32 } from '../../shared/ids';
@@ -19,7 +23,7 @@ import { deriveKey, safeEqual } from '../../shared/secrets';
 const TAG_CHARS = 16;
 const HOST_PREFIX = 'bounce.';
 
-/** The tag key: a purpose-bound subkey of SECRET_KEY. */
+/** The key of the tags in-flight mail carries: a purpose-bound subkey of SECRET_KEY. */
 export function verpKey(secretKey: string): Buffer {
   return deriveKey(secretKey, 'verp-tag');
 }
@@ -29,7 +33,13 @@ function tagOf(key: Buffer, emailId: string, domain: string): string {
   return base32(mac.subarray(0, 10), TAG_CHARS);
 }
 
-export function verpAddress(emailId: string, domain: string, key: Buffer): string {
+/** The return path the worker writes for a message. */
+export function verpAddress(emailId: string, domain: string): string {
+  return `bounce+${emailId}@${HOST_PREFIX}${domain.toLowerCase()}`;
+}
+
+/** The tagged return path earlier versions wrote, still read on mail in flight. */
+export function taggedVerpAddress(emailId: string, domain: string, key: Buffer): string {
   const d = domain.toLowerCase();
   return `bounce+${emailId}.${tagOf(key, emailId, d)}@${HOST_PREFIX}${d}`;
 }
@@ -37,7 +47,7 @@ export function verpAddress(emailId: string, domain: string, key: Buffer): strin
 /** What a VERP-shaped address says, before its tag is checked. */
 export interface VerpParts {
   readonly emailId: string;
-  /** Absent on an address without one (mail sent before tags, or a guess). */
+  /** Absent on the untagged form (the one written now, or a guess). */
   readonly tag: string | undefined;
   /** The sending domain: the address's host without `bounce.`, lower-case. */
   readonly domain: string;
@@ -53,18 +63,19 @@ export function parseVerp(address: string): VerpParts | undefined {
 }
 
 /**
- * The message a VERP address names, only when its tag is the one we wrote for that
- * id and domain (compared in constant time). A missing or wrong tag names nothing.
+ * The parts of a VERP address in either form, unless it carries a tag that is not the
+ * one we wrote for that id and domain (compared in constant time): that one names
+ * nothing. Which message it names, if any, is for the caller to look up in its scope.
  */
-export function verifiedVerp(address: string, key: Buffer): VerpParts | undefined {
+export function readVerp(address: string, key: Buffer): VerpParts | undefined {
   const parts = parseVerp(address);
-  if (parts?.tag === undefined) return undefined;
+  if (parts?.tag === undefined) return parts;
   return safeEqual(parts.tag, tagOf(key, parts.emailId, parts.domain)) ? parts : undefined;
 }
 
 /**
  * The email id of a VERP address, tag unchecked. For the MTA's outbound hooks,
- * which only see senders the injection guard already verified.
+ * which only see senders the injection guard already accepted.
  */
 export function emailIdFromVerp(address: string): string | undefined {
   return parseVerp(address)?.emailId;

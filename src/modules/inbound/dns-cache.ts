@@ -2,11 +2,14 @@ import type { DNSResolver } from 'mailauth';
 
 /** How long an answer is reused: a burst of mail from one sender asks the same questions. */
 export const INBOUND_DNS_CACHE_MS = 30_000;
+/**
+ * How long a question that got no record, or no answer at all (SERVFAIL, timeout,
+ * refused), is not asked again: a flood of mail signed with a dead selector costs one
+ * slow lookup, not one per message (RFC 2308 §7.1 allows caching failures for up to 5 min).
+ */
+export const INBOUND_DNS_FAILURE_CACHE_MS = 60_000;
 /** Entries kept at most; the oldest go first. */
 export const INBOUND_DNS_CACHE_ENTRIES = 5_000;
-
-/** "No such record" answers, cached like records (RFC 2308); any other failure is not. */
-const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA']);
 
 type Answer =
   | { readonly kind: 'records'; readonly records: unknown[] }
@@ -26,19 +29,25 @@ function deliver(answer: Answer, name: string): unknown[] {
 
 /**
  * mailauth's resolver with a short shared cache for inbound authentication: each
- * message needs SPF, DMARC (and its organisational domain), PTR and A lookups,
- * and consecutive messages from one sender need the same ones. Answers (records,
- * NXDOMAIN and NODATA) are reused for {@link INBOUND_DNS_CACHE_MS}, like a
- * caching resolver would with a short TTL; concurrent identical questions share
- * one query. Failures (SERVFAIL, timeouts) are never cached: the next message
- * asks again. Domain verification does not use this: it must see what is
- * published now.
+ * message needs SPF, DMARC (and its organisational domain), PTR, A and DKIM key
+ * lookups, and consecutive messages from one sender need the same ones. Records are
+ * reused for {@link INBOUND_DNS_CACHE_MS}, like a caching resolver would with a short
+ * TTL; NXDOMAIN, NODATA and failures (SERVFAIL, timeouts: the error's code is kept, so
+ * mailauth still reports temperror) for {@link INBOUND_DNS_FAILURE_CACHE_MS};
+ * concurrent identical questions share one query. Domain verification does not use
+ * this: it must see what is published now.
  */
 export function cachedMailauthResolver(
   resolver: DNSResolver,
-  options: { readonly ttlMs?: number; readonly maxEntries?: number; readonly now?: () => number } = {},
+  options: {
+    readonly ttlMs?: number;
+    readonly failureTtlMs?: number;
+    readonly maxEntries?: number;
+    readonly now?: () => number;
+  } = {},
 ): DNSResolver {
   const ttlMs = options.ttlMs ?? INBOUND_DNS_CACHE_MS;
+  const failureTtlMs = options.failureTtlMs ?? INBOUND_DNS_FAILURE_CACHE_MS;
   const maxEntries = options.maxEntries ?? INBOUND_DNS_CACHE_ENTRIES;
   const now = options.now ?? Date.now;
   const cache = new Map<string, Entry>();
@@ -48,9 +57,11 @@ export function cachedMailauthResolver(
       return { kind: 'records', records: await resolver(name, rrtype) };
     } catch (err) {
       const code = (err as { code?: unknown } | null)?.code;
-      if (typeof code === 'string' && NO_RECORD.has(code))
-        return { kind: 'none', code, message: (err as Error).message };
-      throw err;
+      return {
+        kind: 'none',
+        code: typeof code === 'string' ? code : 'ESERVFAIL',
+        message: err instanceof Error ? err.message : String(err),
+      };
     }
   };
 
@@ -67,9 +78,10 @@ export function cachedMailauthResolver(
       const fresh: Entry = { expires: t + ttlMs, answer };
       entry = fresh;
       cache.set(key, fresh);
-      // A failure is the callers' to see, and leaves nothing behind for the next message.
-      answer.catch(() => {
-        if (cache.get(key) === fresh) cache.delete(key);
+      // A negative answer or a failure is kept for its own time, counted from when it came.
+      void answer.then((a) => {
+        if (a.kind === 'none' && cache.get(key) === fresh)
+          cache.set(key, { expires: now() + failureTtlMs, answer });
       });
       if (cache.size > maxEntries) {
         const oldest = cache.keys().next().value;

@@ -26,6 +26,13 @@ export interface InboundSummary {
   readonly attachmentCount: number;
   readonly size: number;
   readonly receivedAt: string;
+  /**
+   * True when the message could not be parsed: only its envelope, size and raw bytes
+   * are known (docs/inbound.md, "Messages that cannot be parsed").
+   */
+  readonly unparsed: boolean;
+  /** Why it could not be parsed; null when it was. */
+  readonly unparsedReason: string | null;
 }
 
 export interface AttachmentView {
@@ -71,6 +78,8 @@ export function inboundSummary(row: InboundRow): InboundSummary {
     attachmentCount: row.attachment_count,
     size: row.size,
     receivedAt: row.received_at,
+    unparsed: row.unparsed_reason !== null,
+    unparsedReason: row.unparsed_reason,
   };
 }
 

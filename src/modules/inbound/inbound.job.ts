@@ -9,13 +9,15 @@ import type { DnsResolver } from '../../shared/dns-resolver';
 import { createDnsResolver } from '../../shared/dns-resolver';
 import { newId } from '../../shared/ids';
 import type { JobHandler } from '../../jobs/job-handler';
-import { PermanentJobError } from '../../jobs/job-handler';
+import { isPermanentJobError, PermanentJobError } from '../../jobs/job-handler';
 import { recordOutbox } from '../webhooks/webhook-outbox.repository';
 import type { AuthResults } from './authenticate-message';
 import { authenticateMessage } from './authenticate-message';
 import { cachedMailauthResolver } from './dns-cache';
 import { inboundLimit } from './inbound-limit';
-import { findInboundIdByRawPath, insertInbound } from './inbound.repository';
+import { accountExists, findInboundIdByRawPath, insertInbound } from './inbound.repository';
+import type { ParsedInbound } from './parse-message';
+import { isUnparsableMessageError } from './mime-shape';
 import { parseInbound } from './parse-message';
 import type { RawStore } from './raw-store';
 import { rawStoreFor } from './raw-store-of';
@@ -58,6 +60,8 @@ export interface ProcessInboundDeps {
   readonly mailHostname: string;
   /** Where the MX put the bytes (files on SQLite, rows on PostgreSQL). */
   readonly rawStore: RawStore;
+  /** Wall-clock budget of the authentication (default INBOUND_AUTH_BUDGET_MS: authenticate-message.ts). */
+  readonly authBudgetMs?: number | undefined;
 }
 
 export type ProcessOutcome =
@@ -67,37 +71,57 @@ export type ProcessOutcome =
       readonly auth: AuthResults;
       readonly attachments: number;
     }
+  | { readonly kind: 'unparsed'; readonly inboundId: string; readonly reason: string }
   | { readonly kind: 'duplicate'; readonly inboundId: string }
   | { readonly kind: 'account-gone' };
 
+/** What one message's row and announcement hold beyond its envelope. */
+interface StoredContent {
+  readonly parsed: ParsedInbound;
+  readonly auth: AuthResults;
+  readonly unparsedReason: string | null;
+}
+
+/** An unparsed message: its envelope only, no check run (null results: spec, Inbound message). */
+function unparsedContent(reason: string): StoredContent {
+  return {
+    parsed: {
+      fromAddress: null,
+      fromHeader: null,
+      to: [],
+      cc: [],
+      subject: null,
+      messageId: null,
+      date: null,
+      text: null,
+      html: null,
+      headers: [],
+      attachments: [],
+      attachmentsDropped: 0,
+    },
+    auth: {
+      spfResult: null,
+      dkimResult: null,
+      dmarcResult: null,
+      authenticated: false,
+      dkimNotChecked: 0,
+      overBudget: false,
+    },
+    unparsedReason: reason,
+  };
+}
+
 /**
- * One accepted message on one receiving domain: parsed, authenticated, stored
- * with its attachments and announced (`email.received` outbox row), all in one
- * transaction (a unit of `deps.writes`: jobs running concurrently share one commit).
- * Idempotent: the row is keyed on its raw file (unique), so a
- * re-run after a crash finds it and does nothing.
+ * Stores one message with its attachments and announces it (`email.received` outbox row),
+ * in one transaction (a unit of `deps.writes`: jobs running concurrently share one commit).
+ * Resolves with the id of the row that already holds this raw message when there is one.
  */
-export async function processInbound(
-  deps: ProcessInboundDeps,
+async function storeInbound(
+  deps: Pick<ProcessInboundDeps, 'writes'>,
   p: InboundIntakePayload,
-): Promise<ProcessOutcome> {
-  const existing = await findInboundIdByRawPath(deps.db, p.rawPath);
-  if (existing !== undefined) return { kind: 'duplicate', inboundId: existing };
-  const user = await deps.db.selectFrom('users').select('id').where('id', '=', p.userId).executeTakeFirst();
-  if (user === undefined) return { kind: 'account-gone' };
-
-  const raw = await deps.rawStore.get(p.rawPath);
-  if (raw === undefined) throw new PermanentJobError(`inbound-processing: raw message ${p.rawPath} is gone`);
-  const parsed = await parseInbound(raw);
-  const auth = await authenticateMessage({
-    raw,
-    ip: p.remoteIp,
-    helo: p.helo,
-    mailFrom: p.mailFrom,
-    mta: deps.mailHostname,
-    resolver: deps.resolver,
-  });
-
+  content: StoredContent,
+): Promise<{ inboundId: string; duplicate: boolean; attachments: number }> {
+  const { parsed, auth, unparsedReason } = content;
   const inboundId = newId('inb');
   const now = isoNow();
   const attachments: InboundAttachmentsTable[] = parsed.attachments.map((a, position) => ({
@@ -117,6 +141,7 @@ export async function processInbound(
     // Re-checked inside the transaction: two runs of one job (an expired lease) must not both insert.
     const raced = await findInboundIdByRawPath(trx, p.rawPath);
     if (raced !== undefined) return raced;
+    // A domain deleted between the 250 and now: the message is kept, without its domain.
     const domain = await trx
       .selectFrom('domains')
       .select('id')
@@ -153,6 +178,7 @@ export async function processInbound(
         attachments_dropped: parsed.attachmentsDropped,
         read: 0,
         received_at: p.receivedAt,
+        unparsed_reason: unparsedReason,
         created_at: now,
       },
       attachments,
@@ -172,12 +198,64 @@ export async function processInbound(
         subject: parsed.subject,
         authenticated: auth.authenticated,
         attachmentCount: attachments.length,
+        unparsed: unparsedReason !== null,
+        unparsedReason,
       },
     });
     return undefined;
   });
-  if (stored !== undefined) return { kind: 'duplicate', inboundId: stored };
-  return { kind: 'stored', inboundId, auth, attachments: attachments.length };
+  if (stored !== undefined) return { inboundId: stored, duplicate: true, attachments: 0 };
+  return { inboundId, duplicate: false, attachments: attachments.length };
+}
+
+/**
+ * One accepted message on one receiving domain: parsed, authenticated, stored with its
+ * attachments and announced. A message that cannot be parsed (past the parse bounds,
+ * mailparser failing) or whose raw bytes are gone is stored unparsed, with its envelope
+ * and the reason: a message the MX answered 250 for always becomes a row and an event
+ * (docs/inbound.md, "Messages that cannot be parsed"). Idempotent: the row is keyed on
+ * its raw file (unique), so a re-run after a crash finds it and does nothing.
+ */
+export async function processInbound(
+  deps: ProcessInboundDeps,
+  p: InboundIntakePayload,
+): Promise<ProcessOutcome> {
+  const existing = await findInboundIdByRawPath(deps.db, p.rawPath);
+  if (existing !== undefined) return { kind: 'duplicate', inboundId: existing };
+  if (!(await accountExists(deps.db, p.userId))) return { kind: 'account-gone' };
+
+  const raw = await deps.rawStore.get(p.rawPath);
+  if (raw === undefined) return storeUnparsed(deps, p, 'the raw message is missing from the store');
+  let parsed: ParsedInbound;
+  try {
+    parsed = await parseInbound(raw);
+  } catch (err) {
+    if (!isUnparsableMessageError(err)) throw err;
+    return storeUnparsed(deps, p, err.reason);
+  }
+  const auth = await authenticateMessage({
+    raw,
+    ip: p.remoteIp,
+    helo: p.helo,
+    mailFrom: p.mailFrom,
+    mta: deps.mailHostname,
+    resolver: deps.resolver,
+    budgetMs: deps.authBudgetMs,
+  });
+  const stored = await storeInbound(deps, p, { parsed, auth, unparsedReason: null });
+  if (stored.duplicate) return { kind: 'duplicate', inboundId: stored.inboundId };
+  return { kind: 'stored', inboundId: stored.inboundId, auth, attachments: stored.attachments };
+}
+
+/** Stores `p` unparsed with `reason` (its envelope and raw reference only) and announces it. */
+export async function storeUnparsed(
+  deps: Pick<ProcessInboundDeps, 'writes'>,
+  p: InboundIntakePayload,
+  reason: string,
+): Promise<ProcessOutcome> {
+  const stored = await storeInbound(deps, p, unparsedContent(reason));
+  if (stored.duplicate) return { kind: 'duplicate', inboundId: stored.inboundId };
+  return { kind: 'unparsed', inboundId: stored.inboundId, reason };
 }
 
 export interface InboundHandlerDeps {
@@ -194,6 +272,8 @@ export interface InboundHandlerDeps {
   readonly parallelJobs?: number | undefined;
   /** Raw bytes of the messages processed at once at most (default {@link INBOUND_PARALLEL_BYTES}). */
   readonly parallelBytes?: number | undefined;
+  /** Wall-clock budget of each message's authentication (tests shorten it). */
+  readonly authBudgetMs?: number | undefined;
 }
 
 /**
@@ -222,8 +302,29 @@ export function createInboundHandler(deps: InboundHandlerDeps): JobHandler {
     let outcome: ProcessOutcome;
     try {
       outcome = await processInbound(
-        { db: deps.db, writes, resolver, mailHostname: deps.config.mailHostname, rawStore },
+        {
+          db: deps.db,
+          writes,
+          resolver,
+          mailHostname: deps.config.mailHostname,
+          rawStore,
+          authBudgetMs: deps.authBudgetMs,
+        },
         payload,
+      );
+    } catch (err) {
+      // A transient failure (the database busy, a DNS library throwing) is retried; on the
+      // last attempt the message is stored unparsed instead of ending as only a dead job.
+      if (job.attempts < job.maxAttempts && !isPermanentJobError(err)) throw err;
+      // The error itself (it may name tables or hosts) goes to the operator's log, not the account.
+      ctx.logger.error(
+        { event: 'inbound_processing_failed', err, attempts: job.attempts, domainId: payload.domainId },
+        'inbound processing failed on its last attempt: storing the message unparsed',
+      );
+      outcome = await storeUnparsed(
+        { writes },
+        payload,
+        `processing failed after ${job.attempts} attempt${job.attempts === 1 ? '' : 's'}`,
       );
     } finally {
       release();
@@ -238,10 +339,24 @@ export function createInboundHandler(deps: InboundHandlerDeps): JobHandler {
           dkim: outcome.auth.dkimResult,
           dmarc: outcome.auth.dmarcResult,
           authenticated: outcome.auth.authenticated,
+          dkimNotChecked: outcome.auth.dkimNotChecked,
+          authOverBudget: outcome.auth.overBudget,
           attachments: outcome.attachments,
           size: payload.size,
         },
         'inbound message stored',
+      );
+    } else if (outcome.kind === 'unparsed') {
+      ctx.logger.warn(
+        {
+          event: 'inbound_unparsed',
+          inboundId: outcome.inboundId,
+          domainId: payload.domainId,
+          reason: outcome.reason,
+          size: payload.size,
+          attempts: job.attempts,
+        },
+        'inbound message stored unparsed',
       );
     } else if (outcome.kind === 'account-gone') {
       await rawStore.delete(payload.rawPath);

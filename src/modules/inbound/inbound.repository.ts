@@ -27,6 +27,27 @@ export async function findInboundIdByRawPath(
   return row?.id;
 }
 
+/** Whether the account a job names still exists (it may be deleted between the 250 and the job). */
+export async function accountExists(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const user = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+  return user !== undefined;
+}
+
+/** `inbound-processing` jobs that ended failed, newest first (index jobs_claim). */
+export async function listFailedInboundJobs(
+  db: Kysely<Database>,
+  limit: number,
+): Promise<{ id: string; payload: string }[]> {
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'payload'])
+    .where('queue', '=', 'inbound-processing')
+    .where('state', '=', 'failed')
+    .orderBy('run_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 export async function findInbound(
   db: Kysely<Database>,
   userId: string,

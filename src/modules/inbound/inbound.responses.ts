@@ -21,6 +21,10 @@ export const InboundSummaryView = z
     attachmentCount: z.number().int(),
     size: z.number().int(),
     receivedAt: timestamp,
+    unparsed: z
+      .boolean()
+      .describe('The message could not be parsed: only its envelope, size and raw bytes are known.'),
+    unparsedReason: nullableString.describe('Why it could not be parsed; null when it was.'),
   })
   .meta({ id: 'InboundSummary' });
 

@@ -132,6 +132,10 @@ export async function getRaw(args: {
   const row = await repo.findInbound(args.db, args.userId, args.id);
   if (row === undefined) throw inboundNotFound();
   const raw = await args.rawStore.get(row.raw_path);
+  if (raw === undefined && row.unparsed_reason !== null) {
+    // Stored unparsed because the bytes were already gone when the worker came to it.
+    throw inboundNotFound('The raw bytes of this message were missing when it was processed');
+  }
   // A row owns its raw copy (docs/inbound.md): one without it is damage, not a missing resource.
   if (raw === undefined) throw new Error(`raw message of ${row.id} is missing`);
   return raw;

@@ -1,6 +1,12 @@
 import crypto from 'node:crypto';
 import type * as Mailparser from 'mailparser';
 import type { AddressObject, ParsedMail } from 'mailparser';
+import {
+  MAX_INBOUND_HEADER_BYTES,
+  MAX_INBOUND_MIME_PARTS,
+  UnparsableMessageError,
+  checkMimeShape,
+} from './mime-shape';
 
 /** Loaded with the first received message, like mailauth (authenticate-message.ts). */
 let mailparser: Promise<typeof Mailparser> | undefined;
@@ -73,35 +79,67 @@ function dateOf(parsed: ParsedMail): string | null {
   return d instanceof Date && !Number.isNaN(d.getTime()) ? d.toISOString() : null;
 }
 
+/** PostgreSQL's text cannot hold U+0000: it is stored as U+FFFD on both engines (the raw bytes keep it). */
+function storable(text: string): string;
+function storable(text: string | null): string | null;
+function storable(text: string | null): string | null {
+  return text === null || !text.includes('\u0000') ? text : text.replaceAll('\u0000', '\ufffd');
+}
+
+/** mailparser's size-limit errors, in the words of the shape scan's bounds. */
+function parseFailure(err: unknown): UnparsableMessageError {
+  const message = err instanceof Error ? err.message : String(err);
+  if (message === 'Max allowed child nodes exceeded') {
+    return new UnparsableMessageError(`more than ${MAX_INBOUND_MIME_PARTS} MIME parts`);
+  }
+  if (message === 'Max header size for a MIME node exceeded') {
+    return new UnparsableMessageError(`a header block larger than ${MAX_INBOUND_HEADER_BYTES} bytes`);
+  }
+  return new UnparsableMessageError(`the MIME parser failed: ${message.slice(0, 200)}`);
+}
+
 /**
- * Parses a raw message with mailparser. The HTML part is kept exactly as
+ * Parses a raw message with mailparser, within the bounds above ({@link checkMimeShape}
+ * first); a message past them, or one mailparser fails on, throws
+ * {@link UnparsableMessageError} (the same bytes would fail again). The HTML part is kept exactly as
  * received (decoded from its transfer encoding and charset, never sanitised;
  * spec: rule 8): `keepCidLinks` stops mailparser rewriting `cid:` references
  * into data: URLs.
  */
 export async function parseInbound(raw: Buffer): Promise<ParsedInbound> {
   const { simpleParser } = await (mailparser ??= import('mailparser'));
-  const parsed = await simpleParser(raw, { keepCidLinks: true, skipTextToHtml: true });
+  await checkMimeShape(raw);
+  let parsed: ParsedMail;
+  try {
+    parsed = await simpleParser(raw, {
+      keepCidLinks: true,
+      skipTextToHtml: true,
+      maxChildNodes: MAX_INBOUND_MIME_PARTS,
+      maxHeadSize: MAX_INBOUND_HEADER_BYTES,
+    });
+  } catch (err) {
+    throw parseFailure(err);
+  }
   const from = addresses(parsed.from);
   const attachments = parsed.attachments.slice(0, MAX_INBOUND_ATTACHMENTS).map((a): ParsedAttachment => ({
     filename: sanitizeFilename(a.filename),
-    contentType: a.contentType || 'application/octet-stream',
-    contentId: a.contentId ?? null,
-    disposition: a.contentDisposition || null,
+    contentType: storable(a.contentType || 'application/octet-stream'),
+    contentId: storable(a.contentId ?? null),
+    disposition: storable(a.contentDisposition || null),
     size: a.content.length,
     sha256: crypto.createHash('sha256').update(a.content).digest('hex'),
     content: a.content,
   }));
   return {
-    fromAddress: from[0] ?? null,
-    fromHeader: parsed.from?.text ?? null,
+    fromAddress: storable(from[0] ?? null),
+    fromHeader: storable(parsed.from?.text ?? null),
     to: addresses(parsed.to),
     cc: addresses(parsed.cc),
-    subject: parsed.subject ?? null,
-    messageId: parsed.messageId ?? null,
+    subject: storable(parsed.subject ?? null),
+    messageId: storable(parsed.messageId ?? null),
     date: dateOf(parsed),
-    text: parsed.text ?? null,
-    html: typeof parsed.html === 'string' ? parsed.html : null,
+    text: storable(parsed.text ?? null),
+    html: typeof parsed.html === 'string' ? storable(parsed.html) : null,
     headers: parsed.headerLines.map((h) => ({
       name: h.line.slice(0, Math.max(0, h.line.indexOf(':'))),
       value: headerValue(h.line),

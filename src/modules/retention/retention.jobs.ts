@@ -9,6 +9,8 @@ import type { JobHandler } from '../../jobs/job-handler';
 import type { OrphanSweepResult } from './orphan-raw-files';
 import { sweepOrphanRawFiles } from './orphan-raw-files';
 import { sweepOrphanRawRows } from './orphan-raw-rows';
+import { WriteBatcher } from '../../db/write-batcher';
+import { rescueFailedInbound } from '../inbound/rescue-failed-inbound';
 import { rawStoreFor } from '../inbound/raw-store-of';
 import type { PruneCounts, PruneOptions } from './prune-tables';
 import { pruneTables } from './prune-tables';
@@ -113,11 +115,16 @@ export function logRetention(log: Logger, summary: RetentionSummary): void {
 export function createRetentionHandler(deps: {
   readonly db: Kysely<Database>;
   readonly config: RetentionConfig;
+  /** The worker's group commit, for the rescue of failed inbound jobs; default one of its own. */
+  readonly writes?: Pick<WriteBatcher, 'run'> | undefined;
 }): JobHandler {
+  const writes = deps.writes ?? new WriteBatcher(deps.db);
   return async (_job, ctx) => {
     const log = ctx.logger.child({ module: 'retention' });
     const now = new Date();
     await scheduleRetention(deps.db, { now, slot: 'next' });
+    // Before finished jobs are pruned: a failed inbound job's message is stored, not lost with it.
+    await rescueFailedInbound({ db: deps.db, writes, logger: log });
     const summary = await runRetention({ db: deps.db, config: deps.config, now, signal: ctx.signal });
     logRetention(log, summary);
   };

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database, SendMode } from '../../db/schema';
+import { refuseLiveEffect } from '../../shared/test-mode';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import type { Actor } from '../audit/audit.repository';
@@ -19,12 +20,15 @@ export async function cancelEmail(deps: {
   db: Kysely<Database>;
   log: Logger;
   actor: Actor;
+  /** The caller's mode: a test-mode key acts on test mail only. */
+  mode: SendMode;
   userId: string;
   emailId: string;
 }) {
   const { db, userId, emailId } = deps;
   const email = await findAccountEmail(db, userId, emailId);
   if (!email) throw emailNotFound();
+  refuseLiveEffect(deps.mode, email.mode);
   const at = isoNow();
   const cancelled = await db.transaction().execute(async (trx) => {
     if (!(await markCancelled(trx, userId, emailId, at))) return false;

@@ -155,18 +155,20 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       ids: { id: 'email' },
       auth: 'either',
       operationId: 'rescheduleEmail',
+      testKey: true,
       summary: 'Move a still-scheduled message to another time',
       body: rescheduleBody,
       ok: { status: 200, schema: EmailView, description: 'The rescheduled message' },
-      errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_SCHEDULED'],
+      errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_SCHEDULED', 'FORBIDDEN'],
     },
     async (ctx) => {
-      const { userId } = requireAuth(ctx);
+      const { userId, mode } = requireAuth(ctx);
       const input = await readBody(ctx, rescheduleBody);
       const done = await rescheduleEmail({
         db: deps.db,
         log: deps.log,
         actor: requestActor(ctx),
+        mode,
         userId,
         emailId: ctx.params.id ?? '',
         input,
@@ -218,16 +220,18 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
       ids: { id: 'email' },
       auth: 'either',
       operationId: 'cancelEmail',
+      testKey: true,
       summary: 'Cancel a message still queued (typically scheduled)',
       ok: { status: 200, schema: EmailView, description: 'The cancelled message' },
-      errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_CANCELLABLE'],
+      errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_CANCELLABLE', 'FORBIDDEN'],
     },
     async (ctx) => {
-      const { userId } = requireAuth(ctx);
+      const { userId, mode } = requireAuth(ctx);
       ctx.body = await cancelEmail({
         db: deps.db,
         log: deps.log,
         actor: requestActor(ctx),
+        mode,
         userId,
         emailId: ctx.params.id ?? '',
       });

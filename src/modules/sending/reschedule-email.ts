@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database, SendMode } from '../../db/schema';
+import { refuseLiveEffect } from '../../shared/test-mode';
 import { rescheduleQueuedJob } from '../../jobs/reschedule';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
@@ -28,6 +29,8 @@ export async function rescheduleEmail(deps: {
   db: Kysely<Database>;
   log: Logger;
   actor: Actor;
+  /** The caller's mode: a test-mode key acts on test mail only. */
+  mode: SendMode;
   userId: string;
   emailId: string;
   input: RescheduleInput;
@@ -35,6 +38,7 @@ export async function rescheduleEmail(deps: {
   const { db, userId, emailId } = deps;
   const email = await findAccountEmail(db, userId, emailId);
   if (!email) throw emailNotFound();
+  refuseLiveEffect(deps.mode, email.mode);
   const scheduledAt = new Date(deps.input.scheduledAt).toISOString();
   const at = isoNow();
   const moved = await db.transaction().execute(async (trx) => {

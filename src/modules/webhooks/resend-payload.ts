@@ -23,6 +23,8 @@ interface SpecPayload {
   readonly from?: string;
   readonly to?: string[];
   readonly subject?: string;
+  readonly unparsed?: boolean;
+  readonly unparsedReason?: string | null;
 }
 
 function tagsOf(json: string | null): Record<string, string> | undefined {
@@ -47,6 +49,8 @@ export async function resendPayload(db: Kysely<Database>, userId: string, payloa
       message_id: '',
       subject: p.subject ?? '',
       attachments: [],
+      // A message that could not be parsed says so (Resend has no such message: extra fields).
+      ...(p.unparsed === true ? { unparsed: true, unparsed_reason: p.unparsedReason ?? null } : {}),
     };
     return JSON.stringify({ ...base, data } satisfies ResendEventPayload);
   }

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { BounceResult } from '../../../src/modules/bounces/bounce-result';
 import { readReport } from '../../../src/modules/bounces/classify-report';
 import { isPermanent, mapResults, messageCandidates } from '../../../src/modules/bounces/intake-match';
-import { verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
+import { taggedVerpAddress, verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
 import { buildArf, buildDsn } from '../../helpers/intake-reports';
 
 const ID = 'email_01hq3z9y8x7w6v5t4s3r2q1p0n';
@@ -23,7 +23,7 @@ function result(over: Partial<BounceResult>): BounceResult {
 }
 
 const KEY = verpKey('intake-match-test-secret-0123456789abcdef');
-const verp = (id: string, domain: string): string => verpAddress(id, domain, KEY);
+const verp = (id: string, domain: string): string => taggedVerpAddress(id, domain, KEY);
 
 describe('messageCandidates', () => {
   it('takes tagged VERP envelope recipients, in order, without duplicates; the hosts are the scope', () => {
@@ -44,11 +44,26 @@ describe('messageCandidates', () => {
     assert.deepEqual(c.refused, []);
   });
 
-  it('refuses VERP addresses without a tag, with a wrong one, or for a domain outside the scope (issue 17, finding 3)', () => {
-    const forged = verp(OTHER, 'other.test').replace('@bounce.other.test', '@bounce.shop.test');
+  it('takes the untagged return path the worker writes now (spec, domains rule 5)', () => {
     const c = messageCandidates({
-      rcptTo: [`bounce+${ID}@bounce.shop.test`, forged],
-      raw: `To: ${verp(OTHER, 'other.test')}\r\n\r\nbody`,
+      rcptTo: [verpAddress(ID, 'Shop.test'), `BOUNCE+${OTHER.toUpperCase()}@bounce.shop.test`],
+      raw: 'Subject: x\r\n\r\nbody',
+      originalMessageId: null,
+      verpKey: KEY,
+    });
+    assert.deepEqual(c.verp, [
+      { emailId: ID, domain: 'shop.test' },
+      { emailId: OTHER, domain: 'shop.test' },
+    ]);
+    assert.deepEqual(c.refused, []);
+  });
+
+  it('refuses VERP addresses with a wrong tag or for a domain outside the scope, untagged or not (issue 17, finding 3)', () => {
+    const forged = verp(OTHER, 'other.test').replace('@bounce.other.test', '@bounce.shop.test');
+    const wrongTag = verp(ID, 'shop.test').replace(/\.[0-9a-z]{16}@/, '.0000000000000000@');
+    const c = messageCandidates({
+      rcptTo: [wrongTag, forged],
+      raw: `To: ${verp(OTHER, 'other.test')}\r\nDelivered-To: bounce+${ID}@bounce.other.test\r\n\r\nbody`,
       originalMessageId: null,
       verpKey: KEY,
     });

@@ -9,7 +9,7 @@ import type { TestDb } from '../../helpers/test-db';
 import { createTestDb } from '../../helpers/test-db';
 import type { Account } from '../../helpers/email-fixtures';
 import { insertAccount, insertEmail } from '../../helpers/email-fixtures';
-import { verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
+import { taggedVerpAddress, verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
 import { buildArf, buildDsn } from '../../helpers/intake-reports';
 
 const AT = '2024-01-01T00:00:00.000Z';
@@ -170,6 +170,50 @@ describe('processReport', () => {
     assert.equal(s.suppressions.length, 0);
   });
 
+  it('ties an untagged return path to its message only at the host of its own domain; a tagged one (in flight) needs its tag', async () => {
+    // Test mail may be sent from a domain not verified yet: the simulator's reports come back to it too.
+    const trial = await insertAccount(t.db, { domain: 'trial.test', domainStatus: 'PENDING' });
+    const other = await insertAccount(t.db, { domain: 'other.test' });
+    const dsn = (to: string, tag: string) =>
+      buildDsn({
+        to: null,
+        recipient: to,
+        messageId: '<unknown@x.test>',
+        status: '5.1.1',
+        diagnostic: '550 5.1.1 User unknown',
+        tag,
+      });
+    const untagged = await insertEmail(t.db, trial, {
+      queuedEvent: false,
+      status: 'delivered',
+      createdAt: AT,
+      recipients: [{ address: 'u@dest.test', status: 'delivered' }],
+    });
+    // Its id at another account's host: that account's scope, not this message.
+    const forged = await run(dsn('u@dest.test', 'forged'), [verpAddress(untagged, 'other.test')]);
+    assert.equal(forged.kind, 'unmatched');
+    assert.equal((await state(untagged)).email.status, 'delivered');
+    const wrongTag = taggedVerpAddress(
+      untagged,
+      'trial.test',
+      verpKey('another-secret-0123456789abcdefghijklmn'),
+    );
+    assert.equal((await run(dsn('u@dest.test', 'wrong tag'), [wrongTag])).kind, 'unmatched');
+    const out = await run(dsn('u@dest.test', 'genuine'), [verpAddress(untagged, 'trial.test')]);
+    assert.equal(out.kind === 'matched' && out.matchedBy, 'verp');
+    assert.equal((await state(untagged)).email.status, 'bounced');
+
+    const tagged = await insertEmail(t.db, other, {
+      queuedEvent: false,
+      status: 'delivered',
+      createdAt: AT,
+      recipients: [{ address: 't@dest.test', status: 'delivered' }],
+    });
+    const matched = await run(dsn('t@dest.test', 'tagged'), [taggedVerpAddress(tagged, 'other.test', KEY)]);
+    assert.equal(matched.kind === 'matched' && matched.matchedBy, 'verp');
+    assert.equal((await state(tagged)).email.status, 'bounced');
+  });
+
   it('applies a complaint tied by the VERP envelope recipient to the right recipient', async () => {
     const id = await message('delivered', ['a@dest.test', 'b@dest.test']);
     const out = await run(
@@ -179,7 +223,7 @@ describe('processReport', () => {
         recipient: 'b@dest.test',
         messageId: '<unknown@x.test>',
       }),
-      [verpAddress(id, account.domain, KEY)],
+      [verpAddress(id, account.domain)],
     );
     assert.equal(out.kind === 'matched' && out.matchedBy, 'verp');
     const s = await state(id);

@@ -44,10 +44,15 @@ void describe('cachedMailauthResolver', () => {
     assert.deepEqual(dns.asked, ['TXT:example.com', 'TXT:_dmarc.example.com', 'TXT:example.com']);
   });
 
-  void it('never caches a failure other than "no record"', async () => {
+  void it('keeps a failure (SERVFAIL, timeout) for failureTtlMs, with its code, then asks again', async () => {
+    let t = 1_000;
     const dns = tableDns({ 'TXT:broken.example': 'ESERVFAIL' });
-    const cached = cachedMailauthResolver(dns.resolver);
+    const cached = cachedMailauthResolver(dns.resolver, { ttlMs: 100, failureTtlMs: 500, now: () => t });
     await assert.rejects(cached('broken.example', 'TXT'), { code: 'ESERVFAIL' });
+    t += 499;
+    await assert.rejects(cached('broken.example', 'TXT'), { code: 'ESERVFAIL' });
+    assert.equal(dns.asked.length, 1);
+    t += 1;
     await assert.rejects(cached('broken.example', 'TXT'), { code: 'ESERVFAIL' });
     assert.equal(dns.asked.length, 2);
   });

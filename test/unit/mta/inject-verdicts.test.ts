@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
+import { taggedVerpAddress, verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
 import { injectCredential } from '../../../src/modules/delivery/inject-credential';
 import {
   authOffered,
@@ -51,31 +51,49 @@ describe('AUTH on the injection listener', () => {
 
 describe('injectMailVerdict', () => {
   const key = verpKey('the-secret-key-0123456789abcdefghijkl');
-  const tagKey = () => key;
   const id = 'email_0000000000000000000000000a';
-  const verp = verpAddress(id, 'shop.example.com', key);
+  // The one message being sent: `id`, from shop.example.com.
+  const asked: string[] = [];
+  const checks = {
+    tagKey: () => key,
+    isBeingSent: (emailId: string, domain: string) => {
+      asked.push(`${emailId}@${domain}`);
+      return Promise.resolve(emailId === id && domain === 'shop.example.com');
+    },
+  };
+  const verp = verpAddress(id, 'shop.example.com');
 
-  it('requires authentication first: 530 5.7.0 (RFC 4954 §6)', () => {
-    const verdict = injectMailVerdict(false, verp, tagKey);
+  it('requires authentication first: 530 5.7.0 (RFC 4954 §6)', async () => {
+    const verdict = await injectMailVerdict(false, verp, checks);
     assert.equal(verdict?.kind, 'reject');
     assert.equal(formatReply(verdict), '530 5.7.0 Authentication required');
   });
 
-  it('relays only VERP senders whose tag verifies (issue 17, finding 3)', () => {
-    assert.equal(injectMailVerdict(true, verp, tagKey), undefined);
+  it('relays the untagged return path of a message being sent, and a tagged one whose tag verifies', async () => {
+    assert.equal(await injectMailVerdict(true, verp, checks), undefined);
+    assert.equal(
+      await injectMailVerdict(true, taggedVerpAddress(id, 'shop.example.com', key), checks),
+      undefined,
+    );
+  });
+
+  it('refuses anything else: not VERP, a wrong tag, an id not being sent, another domain (issue 28 item 6)', async () => {
     const otherKey = verpKey('another-secret-key-0123456789abcdefghij');
+    asked.length = 0;
     for (const sender of [
       'app@shop.example.com',
       '',
       'bounce+nope@bounce.shop.example.com',
-      `bounce+${id}@bounce.shop.example.com`,
+      verpAddress('email_0000000000000000000000000b', 'shop.example.com'),
       verp.replace('@bounce.shop.example.com', '@bounce.other.example.com'),
-      verpAddress(id, 'shop.example.com', otherKey),
+      taggedVerpAddress(id, 'shop.example.com', otherKey),
     ]) {
-      const verdict = injectMailVerdict(true, sender, tagKey);
+      const verdict = await injectMailVerdict(true, sender, checks);
       assert.equal(verdict?.kind, 'reject', sender);
       assert.match(formatReply(verdict), /^550 5\.7\.1 /);
     }
+    // A malformed sender or a wrong tag is refused before any lookup.
+    assert.deepEqual(asked, ['email_0000000000000000000000000b@shop.example.com', `${id}@other.example.com`]);
   });
 });
 

@@ -19,9 +19,12 @@ interface InboundSummary {
   readonly attachmentCount: number;
   readonly size: number;
   readonly receivedAt: string;
+  readonly unparsed: boolean;
+  readonly unparsedReason: string | null;
 }
 interface InboundMessage extends InboundSummary {
   readonly mailFrom: string;
+  readonly rcptTo: string[];
   readonly remoteIp: string | null;
   readonly headers: { name: string; value: string }[];
   readonly attachments: { id: string; filename: string | null; contentType: string; size: number }[];
@@ -35,6 +38,16 @@ function AuthBadges(props: { m: InboundSummary }) {
       <Badge value={`DMARC ${props.m.dmarcResult ?? 'none'}`} tone={tone(props.m.dmarcResult)} />
     </span>
   );
+}
+
+/** A message the worker could not parse: only its envelope and raw bytes are known. */
+function UnparsedBadge(props: { m: InboundSummary }) {
+  return props.m.unparsed ? (
+    <span title={props.m.unparsedReason ?? undefined}>
+      {' '}
+      <Badge value="unparsed" tone="warn" />
+    </span>
+  ) : null;
 }
 
 function tone(result: string | null): 'good' | 'bad' | 'warn' | 'neutral' {
@@ -89,6 +102,7 @@ export function InboundList() {
                         <td>{m.from ?? '—'}</td>
                         <td>
                           <Link href={`/inbound/${m.id}`}>{m.subject ?? '(no subject)'}</Link>
+                          <UnparsedBadge m={m} />
                           {m.attachmentCount > 0 ? (
                             <span class="muted"> · {m.attachmentCount} attachment(s)</span>
                           ) : null}
@@ -142,6 +156,13 @@ export function InboundDetail(props: { id: string }) {
         {(m) => (
           <>
             <PageTitle>{m.subject ?? '(no subject)'}</PageTitle>
+            {m.unparsed ? (
+              <p class="banner warn" role="status">
+                <Badge value="unparsed" tone="warn" /> This message could not be parsed:{' '}
+                {m.unparsedReason ?? 'unknown reason'}. Only its envelope is shown; download the raw message
+                to read it.
+              </p>
+            ) : null}
             <dl class="facts">
               <dt>From</dt>
               <dd>{m.from ?? '—'}</dd>
@@ -149,6 +170,12 @@ export function InboundDetail(props: { id: string }) {
               <dd class="mono">{m.mailFrom || '<>'}</dd>
               <dt>To</dt>
               <dd>{m.to.join(', ')}</dd>
+              {m.unparsed ? (
+                <>
+                  <dt>Envelope recipients</dt>
+                  <dd class="mono">{m.rcptTo.join(', ')}</dd>
+                </>
+              ) : null}
               <dt>Authentication</dt>
               <dd>
                 <AuthBadges m={m} />
@@ -180,9 +207,13 @@ export function InboundDetail(props: { id: string }) {
                 </ul>
               </>
             ) : null}
-            <Preview base={path} />
-            <h2>Headers</h2>
-            <pre class="headers">{m.headers.map((h) => `${h.name}: ${h.value}`).join('\n')}</pre>
+            {m.unparsed ? null : (
+              <>
+                <Preview base={path} />
+                <h2>Headers</h2>
+                <pre class="headers">{m.headers.map((h) => `${h.name}: ${h.value}`).join('\n')}</pre>
+              </>
+            )}
           </>
         )}
       </Loaded>
