@@ -1,4 +1,4 @@
-import { loadConfig, mailHostnameWarning } from './config';
+import { loadConfig, mailHostnameWarning, openSignupWarning } from './config';
 import { migrate, openDatabase } from './db/connect';
 import { exitOnFatal } from './shared/fatal';
 import { freeLoopbackPort } from './shared/listen-failure';
@@ -35,6 +35,10 @@ async function boot(): Promise<void> {
   const hostnameWarning = mailHostnameWarning(config);
   if (hostnameWarning !== undefined) {
     log.warn({ event: 'mail_hostname_not_fqdn', mailHostname: config.mailHostname }, hostnameWarning);
+  }
+  const signupWarning = openSignupWarning(config);
+  if (signupWarning !== undefined) {
+    log.warn({ event: 'signup_open_public', baseUrl: config.baseUrl }, signupWarning);
   }
   const db = openDatabase(config.databaseUrl, { poolSize: 1, applicationName: 'mailroom-boot' });
   const applied = await migrate(db);

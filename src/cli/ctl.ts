@@ -18,6 +18,14 @@ import {
   setRole,
   suspendAccount,
 } from '../modules/accounts/accounts.usecases';
+import { emailField } from '../modules/accounts/accounts.schemas';
+import {
+  INVITATION_DAYS_MAX,
+  createInvitation,
+  listInvitations,
+  revokeInvitation,
+} from '../modules/accounts/invitations';
+import { createAccountByOperator } from '../modules/accounts/operator-create-account';
 import type { Actor } from '../modules/audit/audit.repository';
 import { listAudit } from '../modules/audit/audit.repository';
 import { isAppError } from '../shared/app-error';
@@ -31,6 +39,11 @@ import { restrictNewFiles } from '../shared/private-files';
 const USAGE = `usage: npm run ctl -- <command>
 
   accounts list                              every account
+  accounts invite <email> [--days N]         an invitation to register (SIGNUP_MODE=invite): prints
+                                             its URL and token once; single use, expires (7 days)
+  accounts invitations                       pending invitations
+  accounts revoke-invitation <inv_id>
+  accounts create <email> [--name TEXT]      an account with a generated password, printed once
   accounts show <id|email>
   accounts suspend <id|email> --reason TEXT  every key and session answers ACCOUNT_SUSPENDED at once
   accounts reinstate <id|email>
@@ -82,13 +95,45 @@ async function accounts(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { reason: { type: 'string' }, 'per-hour': { type: 'string' }, 'per-day': { type: 'string' } },
+    options: {
+      reason: { type: 'string' },
+      'per-hour': { type: 'string' },
+      'per-day': { type: 'string' },
+      days: { type: 'string' },
+      name: { type: 'string' },
+    },
   });
   const [sub, ref] = positionals;
+  const { config } = loadConfig();
   await withDb(async (db) => {
     if (sub === 'list') return print((await listUsers(db, 10_000)).map(accountView));
+    if (sub === 'invitations') return print(await listInvitations({ db }));
     if (!ref) throw new Error(USAGE);
     switch (sub) {
+      case 'invite': {
+        const days = values.days === undefined ? undefined : Number(values.days);
+        if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > INVITATION_DAYS_MAX))
+          throw new Error(`--days must be a whole number from 1 to ${INVITATION_DAYS_MAX}`);
+        const email = emailField.parse(ref);
+        return print(
+          await createInvitation({
+            db,
+            actor: operator,
+            baseUrl: config.baseUrl,
+            email,
+            expiresInDays: days,
+          }),
+        );
+      }
+      case 'revoke-invitation':
+        await revokeInvitation({ db, actor: operator, id: ref });
+        return print({ revoked: ref });
+      case 'create': {
+        const email = emailField.parse(ref);
+        return print(
+          await createAccountByOperator({ db, actor: operator, email, name: values.name ?? email }),
+        );
+      }
       case 'show':
         return print(accountView(await resolveAccount(db, ref)));
       case 'suspend':

@@ -220,6 +220,12 @@ export const configTable = {
     'Token for `X-Internal-Token` on `/metrics` and `/internal/*`. When unset those endpoints answer 401.',
     true,
   ),
+  signupMode: key(
+    'SIGNUP_MODE',
+    oneOf('invite', 'open', 'closed'),
+    'invite',
+    "Who may create an account with `POST /v1/auth/register` (and the dashboard's sign-up form). `invite`: the first account of an empty install registers freely (whoever runs the box); every later one needs an invitation an operator created (`ctl accounts invite`, or the operator screen), single use, bound to its address. `open`: anyone who reaches the API registers; only for a closed network (the boot log and `ctl doctor` warn when `BASE_URL` is not a loopback or private address). `closed`: no registration; operators create accounts with `ctl accounts create`.",
+  ),
   mailHostname: key(
     'MAIL_HOSTNAME',
     hostname,

@@ -5,5 +5,6 @@ export { configTable } from './config-table';
 export type { NodeRole } from './process-env';
 export { NODE_ROLES_ENV, invokingUser, nodeRoles, processEnv } from './process-env';
 export { mailHostnameWarning } from './mail-hostname-warning';
+export { openSignupWarning } from './open-signup-warning';
 export type { DatabaseKind } from './database-url';
 export { databaseKind, redactDatabaseUrl, sqliteFileOf } from './database-url';

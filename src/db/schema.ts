@@ -430,6 +430,8 @@ export interface Database {
   captured_messages: CapturedMessagesTable;
   raw_messages: RawMessagesTable;
   credential_attempts: CredentialAttemptsTable;
+  invitations: InvitationsTable;
+  first_account: FirstAccountTable;
 }
 
 /** One processed bounce or complaint report (migration 007, modules/bounces): its effects' idempotency key. */
@@ -542,4 +544,27 @@ export interface CredentialAttemptsTable {
   /** RFC 3339 start of the window. */
   window_start: string;
   hits: number;
+}
+
+/** An operator's invitation to register (migration 025, modules/accounts/invitations). */
+export interface InvitationsTable {
+  id: string;
+  /** The invited address, lowercase: registration must use it. */
+  email: string;
+  /** Hex SHA-256 of the token; the token itself is shown once. */
+  token_hash: string;
+  /** The audit actor id of the operator who created it. */
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_user_id: string | null;
+  revoked_at: string | null;
+}
+
+/** The one row (`first`) naming the account an empty install registered without an invitation. */
+export interface FirstAccountTable {
+  id: string;
+  user_id: string;
+  created_at: string;
 }

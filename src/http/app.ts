@@ -3,6 +3,7 @@ import { resendSurface } from '../compat/resend-routes';
 import { accountRoutes } from '../modules/accounts/accounts.routes';
 import { operatorDashboardRoutes } from '../modules/accounts/operator-dashboard.routes';
 import { operatorRoutes } from '../modules/accounts/operator.routes';
+import { internalInvitationRoutes, operatorInvitationRoutes } from '../modules/accounts/invitations.routes';
 import { apiKeyRoutes } from '../modules/api-keys/api-keys.routes';
 import { internalBounceRoutes } from '../modules/bounces/internal-bounces.routes';
 import { brandingRoutes, publicBrandingRoutes } from '../modules/branding/branding.routes';
@@ -101,6 +102,8 @@ export function createApp(deps: ApiDeps): ApiApp {
     publicUnsubscribeRoutes(deps),
     operatorRoutes(deps),
     operatorDashboardRoutes(deps),
+    operatorInvitationRoutes(deps),
+    internalInvitationRoutes(deps),
     internalBounceRoutes(deps),
   ];
   const operations = [...groups, ...resend.groups].flatMap((group) => group.operations);

@@ -82,7 +82,8 @@ export type IdPrefix =
   | 'quo'
   | 'obx'
   | 'dsc'
-  | 'raw';
+  | 'raw'
+  | 'inv';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${sortableId()}`;

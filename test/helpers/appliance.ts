@@ -159,6 +159,8 @@ async function startOnce(
     AUTH_RATE_LIMIT_PER_15_MIN: '100000',
     LOG_LEVEL: 'info',
     SHUTDOWN_TIMEOUT_MS: '8000',
+    // Existing tests register many accounts per appliance; the signup-mode tests set their own.
+    SIGNUP_MODE: 'open',
     ...options.env,
   };
   const args = [MAIN, ...(options.processes ? [options.processes.join(',')] : [])];

@@ -51,7 +51,7 @@ export async function startApiNode(
   env: Record<string, string> = {},
 ): Promise<ApiNode> {
   const config = {
-    ...parseConfig({ DATA_DIR: at.dataDir, DATABASE_URL: at.url, ...env }),
+    ...parseConfig({ DATA_DIR: at.dataDir, DATABASE_URL: at.url, SIGNUP_MODE: 'open', ...env }),
     secretKey: 'k'.repeat(32),
     internalApiToken: TEST_INTERNAL_TOKEN,
   };

@@ -1,5 +1,5 @@
 import type { Config, ConfigProblem } from '../../config';
-import { ConfigError, mailHostnameWarning, parseConfig } from '../../config';
+import { ConfigError, mailHostnameWarning, openSignupWarning, parseConfig } from '../../config';
 import type { CheckResult } from './check-result';
 import { result } from './check-result';
 
@@ -30,6 +30,8 @@ export function checkConfig(env: NodeJS.ProcessEnv): { config: Config | null; ch
       `MAIL_HOSTNAME is unset, so the OS host name "${config.mailHostname}" is used in the banner and HELO: set the public name of this mail host.`,
     );
   if (!given('BASE_URL')) hints.push(`BASE_URL is unset (${config.baseUrl}): set the public URL of the API.`);
+  const signupWarning = openSignupWarning(config);
+  if (signupWarning !== undefined) hints.push(signupWarning);
   if (config.internalApiToken === undefined)
     hints.push('INTERNAL_API_TOKEN is unset: /metrics and /internal/* answer 401.');
   return {

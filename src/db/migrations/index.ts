@@ -23,6 +23,7 @@ import * as m021 from './021-shared-store';
 import * as m022 from './022-jobs-postgres';
 import * as m023 from './023-daily-count-slots';
 import * as m024 from './024-live-mail-index';
+import * as m025 from './025-invitations';
 import * as m026 from './026-inbound-unparsed';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
@@ -51,5 +52,6 @@ export const migrations: Record<string, Migration> = {
   '022-jobs-postgres': m022,
   '023-daily-count-slots': m023,
   '024-live-mail-index': m024,
+  '025-invitations': m025,
   '026-inbound-unparsed': m026,
 };

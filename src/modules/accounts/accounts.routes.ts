@@ -34,13 +34,14 @@ export function accountRoutes(deps: ApiDeps, credentialLimiter: CredentialAttemp
       summary: 'Create an account; answers a session token',
       body: registerBody,
       ok: { status: 201, schema: SessionView, description: 'Registered' },
-      errors: ['EMAIL_ALREADY_REGISTERED'],
+      errors: ['EMAIL_ALREADY_REGISTERED', 'INVITATION_REQUIRED', 'INVITATION_INVALID', 'SIGNUP_CLOSED'],
     },
     async (ctx) => {
       const input = await readBody(ctx, registerBody, CREDENTIAL_BODY_BYTES);
       const session = await register({
         db: deps.db,
         sessions: deps.sessions,
+        signupMode: deps.config.signupMode,
         actor: requestActor(ctx),
         input,
       });

@@ -17,6 +17,8 @@ export const registerBody = z.strictObject({
   email: emailField,
   password: passwordField,
   name: z.string().trim().min(1).max(200).refine(noControl, 'must not contain control characters'),
+  /** An operator's invitation token (SIGNUP_MODE=invite). */
+  invitation: z.string().trim().min(1).max(200).optional(),
 });
 
 export const loginBody = z.strictObject({

@@ -11,6 +11,9 @@ import { accountNotFound, cannotSuspendSelf, emailAlreadyRegistered } from './ac
 import type { UserRow } from './accounts.repository';
 import * as users from './accounts.repository';
 import type { SessionSigner } from './sessions';
+import type { SignupMode } from './signup';
+import { admitRegistration, refuseClosedSignup } from './signup';
+import { isUniqueViolation } from './unique-violation';
 
 export interface PublicUser {
   readonly id: string;
@@ -62,33 +65,48 @@ export function accountView(row: UserRow): AccountView {
   };
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown }).code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
-}
-
+/**
+ * Self-service registration under SIGNUP_MODE (signup.ts decides who is admitted, in the
+ * transaction that writes the account, so an invitation is consumed exactly once).
+ */
 export async function register(
-  deps: Deps & { sessions: SessionSigner; input: { email: string; password: string; name: string } },
+  deps: Deps & {
+    sessions: SessionSigner;
+    signupMode: SignupMode;
+    input: { email: string; password: string; name: string; invitation?: string | undefined };
+  },
 ): Promise<SessionResult> {
   const { db, sessions, input } = deps;
+  refuseClosedSignup(deps.signupMode);
   const passwordHash = await hashPassword(input.password);
   const id = newId('usr');
   let row: UserRow;
   try {
     row = await db.transaction().execute(async (trx) => {
-      const inserted = await users.insertUser(trx, {
-        id,
+      const admission = await admitRegistration(trx, {
+        mode: deps.signupMode,
+        invitation: input.invitation,
         email: input.email,
-        name: input.name,
-        passwordHash,
-      });
-      await recordAudit(trx, {
-        actor: { ...deps.actor, type: 'user', id },
         userId: id,
-        action: 'user.registered',
-        resource: 'user',
-        resourceId: id,
+        now: isoNow(),
       });
+      const actor: Actor = { ...deps.actor, type: 'user', id };
+      const inserted = await createUser(trx, {
+        actor,
+        user: { id, email: input.email, name: input.name, passwordHash },
+        action: 'user.registered',
+        details: admission.by === 'open' ? undefined : { admittedBy: admission.by },
+      });
+      if (admission.by === 'invitation') {
+        await recordAudit(trx, {
+          actor,
+          userId: id,
+          action: 'invitation.accepted',
+          resource: 'invitation',
+          resourceId: admission.invitationId,
+          details: { email: input.email },
+        });
+      }
       return inserted;
     });
   } catch (err) {
@@ -97,6 +115,28 @@ export async function register(
   }
   const session = await sessions.issue({ userId: row.id, epoch: row.session_epoch });
   return { ...session, user: publicUser(row) };
+}
+
+/** Writes an account and its audit row (registration, or an operator's `ctl accounts create`). */
+export async function createUser(
+  trx: Kysely<Database>,
+  at: {
+    actor: Actor;
+    user: { id: string; email: string; name: string; passwordHash: string };
+    action: 'user.registered' | 'user.created';
+    details?: Record<string, unknown> | undefined;
+  },
+): Promise<UserRow> {
+  const inserted = await users.insertUser(trx, at.user);
+  await recordAudit(trx, {
+    actor: at.actor,
+    userId: at.user.id,
+    action: at.action,
+    resource: 'user',
+    resourceId: at.user.id,
+    ...(at.details === undefined ? {} : { details: at.details }),
+  });
+  return inserted;
 }
 
 export async function login(

@@ -44,8 +44,15 @@ export function SignIn(props: { onDone: () => void }) {
   );
 }
 
+/** The token of an invitation link (`/signup#invite=<token>`): the fragment never reaches a server log. */
+function invitationFromUrl(): string {
+  const hash = window.location.hash.startsWith('#') ? window.location.hash.slice(1) : '';
+  return new URLSearchParams(hash).get('invite') ?? '';
+}
+
 export function SignUp(props: { onDone: () => void }) {
   const action = useAction();
+  const invited = invitationFromUrl();
   return (
     <section class="card narrow">
       <PageTitle>Create a Mailroom account</PageTitle>
@@ -53,11 +60,13 @@ export function SignUp(props: { onDone: () => void }) {
         onSubmit={(e) => {
           e.preventDefault();
           const form = e.currentTarget;
+          const invitation = value(form, 'invitation').trim();
           void action.run(async () => {
             await post('/v1/auth/register', {
               name: value(form, 'name'),
               email: value(form, 'email'),
               password: value(form, 'password'),
+              ...(invitation ? { invitation } : {}),
             });
             props.onDone();
           });
@@ -74,6 +83,13 @@ export function SignUp(props: { onDone: () => void }) {
         <label>
           Password <span class="muted">(at least 10 characters)</span>
           <input name="password" type="password" autoComplete="new-password" required />
+        </label>
+        <label>
+          Invitation{' '}
+          <span class="muted">
+            (from the operator's link; not needed for the first account of a new server)
+          </span>
+          <input name="invitation" autoComplete="off" defaultValue={invited} />
         </label>
         {action.error ? <ErrorBox message={action.error} /> : null}
         <button type="submit" disabled={action.busy}>

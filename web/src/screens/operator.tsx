@@ -2,7 +2,7 @@
 // limits, and the audit log with filters. Session-authenticated /v1/operator endpoints.
 import { useState } from 'preact/hooks';
 import type { Page } from '../api';
-import { get, post, put, qs } from '../api';
+import { del, get, post, put, qs } from '../api';
 import { Badge, Empty, ErrorBox, Loaded, PageTitle, Time, dayBound, field, useAction, useLoad } from '../ui';
 
 interface OperatorAccount {
@@ -124,8 +124,92 @@ export function Operator() {
           )
         }
       </Loaded>
+      <Invitations />
       <AuditLog />
     </section>
+  );
+}
+
+interface Invitation {
+  readonly id: string;
+  readonly email: string;
+  readonly expiresAt: string;
+}
+
+/** Invitations to register (SIGNUP_MODE=invite): create for an address, list, revoke. */
+function Invitations() {
+  const [load, reload] = useLoad(
+    () => get<{ data: Invitation[] }>('/v1/operator/invitations'),
+    'op-invitations',
+  );
+  const action = useAction();
+  const [created, setCreated] = useState<{ email: string; url: string } | null>(null);
+  return (
+    <>
+      <h2>Invitations</h2>
+      <p class="muted">
+        Each link lets one person register with the address it names; it works once and expires.
+      </p>
+      <form
+        class="filters"
+        aria-label="Invite someone"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = e.currentTarget;
+          const email = field(new FormData(form), 'email');
+          void action.run(async () => {
+            const answer = await post<{ email: string; url: string }>('/v1/operator/invitations', { email });
+            setCreated({ email: answer.email, url: answer.url });
+            form.reset();
+            await reload();
+          });
+        }}
+      >
+        <label>
+          Email
+          <input name="email" type="email" required />
+        </label>
+        <div class="actions">
+          <button type="submit" disabled={action.busy}>
+            Invite
+          </button>
+        </div>
+      </form>
+      {action.error ? <ErrorBox message={action.error} /> : null}
+      {created ? (
+        <p role="status">
+          Send this link to {created.email} (shown only now): <code>{created.url}</code>
+        </p>
+      ) : null}
+      <Loaded load={load}>
+        {(list) =>
+          list.data.length === 0 ? (
+            <Empty>No pending invitations.</Empty>
+          ) : (
+            <ul>
+              {list.data.map((i) => (
+                <li key={i.id}>
+                  {i.email}, expires <Time iso={i.expiresAt} />{' '}
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={action.busy}
+                    onClick={() =>
+                      void action.run(async () => {
+                        await del(`/v1/operator/invitations/${i.id}`);
+                        await reload();
+                      })
+                    }
+                  >
+                    Revoke<span class="sr-only"> the invitation of {i.email}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loaded>
+    </>
   );
 }
 
