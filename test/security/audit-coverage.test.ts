@@ -301,6 +301,8 @@ describe('security: every state-changing route is audited', () => {
     },
     ...operatorRecipes('/internal/accounts', 'PATCH', internal),
     ...operatorRecipes('/v1/operator/accounts', 'PUT', () => ({ authorization: `Bearer ${operator.token}` })),
+    ...invitationRecipes('/internal/invitations', internal),
+    ...invitationRecipes('/v1/operator/invitations', () => ({ authorization: `Bearer ${operator.token}` })),
     // The Resend surface: the same use cases, so the same entries.
     'PATCH /emails/{id}': onFresh('email.rescheduled', scheduledEmail, (id) => `/emails/${id}`, {
       scheduled_at: later(4),
@@ -377,6 +379,36 @@ describe('security: every state-changing route is audited', () => {
       [`${limitsMethod} ${prefix}/{id}/limits`]: on('settings.limits_updated', 'limits', {
         emailsPerHour: 5,
       }),
+    };
+  }
+
+  /** Invite an address and revoke a pending invitation, on the internal-token or the operator surface. */
+  function invitationRecipes(prefix: string, auth: () => Record<string, string>): Record<string, Recipe> {
+    return {
+      [`POST ${prefix}`]: {
+        action: 'invitation.created',
+        actor: 'operator',
+        prepare: () => ({
+          path: prefix,
+          headers: auth(),
+          body: { email: `invited-${next()}@example.com` },
+          resourceId: (a) => a.id,
+        }),
+      },
+      [`DELETE ${prefix}/{id}`]: {
+        action: 'invitation.revoked',
+        actor: 'operator',
+        prepare: async () => {
+          const made = await ok<{ id: string }>(
+            'POST',
+            prefix,
+            undefined,
+            { email: `revoked-${next()}@example.com` },
+            auth(),
+          );
+          return { path: `${prefix}/${made.id}`, headers: auth(), resourceId: made.id };
+        },
+      },
     };
   }
 
