@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, SendMode, SuppressionType } from '../../db/schema';
-import { defineError, forbidden } from '../../shared/app-error';
+import { defineError } from '../../shared/app-error';
+import { refuseLiveEffect } from '../../shared/test-mode';
 import type { Actor } from '../audit/audit.repository';
 import { recordAudit, systemActor } from '../audit/audit.repository';
 import type { SuppressionRow } from './suppressions.repository';
@@ -46,21 +47,11 @@ interface Deps {
   readonly mode: SendMode;
 }
 
-/**
- * Test mode is a sandbox: the suppression list screens live mail, so a test key may not
- * add to it (blocking live sends) nor remove from it (re-opening a bounced address).
- */
-function refuseTestMode(mode: SendMode): void {
-  if (mode === 'test')
-    throw forbidden(
-      'A test-mode API key cannot change the suppression list, which screens live mail: use a live key or the dashboard',
-    );
-}
-
 export async function createSuppression(
   deps: Deps & { input: { email: string; type: SuppressionType; reason?: string | undefined } },
 ): Promise<SuppressionView> {
-  refuseTestMode(deps.mode);
+  // The list screens live mail: a test key neither blocks live sends nor re-opens an address.
+  refuseLiveEffect(deps.mode);
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.insertSuppression(trx, {
       userId: deps.userId,
@@ -113,7 +104,8 @@ export async function getSuppression(deps: {
 export async function removeSuppression(
   deps: Deps & { idOrEmail: string },
 ): Promise<{ id: string; deleted: true }> {
-  refuseTestMode(deps.mode);
+  // The list screens live mail: a test key neither blocks live sends nor re-opens an address.
+  refuseLiveEffect(deps.mode);
   return deps.db.transaction().execute(async (trx) => {
     const row = await findByIdOrEmail(trx, deps.userId, deps.idOrEmail);
     if (!row || !(await repo.deleteSuppression(trx, deps.userId, row.id))) throw suppressionNotFound();
