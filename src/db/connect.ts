@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import type { DatabaseConnection } from 'kysely';
+import type { DatabaseConnection, TransactionSettings } from 'kysely';
 import type { DialectAdapter } from 'kysely';
 import { CompiledQuery, Kysely, SqliteAdapter, SqliteDialect, SqliteDriver } from 'kysely';
 import { Migrator } from 'kysely/migration';
@@ -23,8 +23,14 @@ export type Db = Kysely<Database>;
  * write transaction waits its turn instead of failing.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  override async beginTransaction(
+    connection: DatabaseConnection,
+    settings?: TransactionSettings,
+  ): Promise<void> {
+    // A read-only transaction (src/db/read-consistently.ts) takes no write lock: WAL gives a plain BEGIN a
+    // snapshot from its first read to its end.
+    const begin = settings?.accessMode === 'read only' ? 'begin' : 'begin immediate';
+    await connection.executeQuery(CompiledQuery.raw(begin));
   }
 }
 

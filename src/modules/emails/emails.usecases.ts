@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { readConsistently } from '../../db/read-consistently';
 import type { Database } from '../../db/schema';
 import { findCapturedInfo, findCapturedRaw } from './captured-message.repository';
 import { captureView, emailView } from './email-view';
@@ -6,14 +7,23 @@ import { emailNotFound, emailPartNotFound } from './emails.errors';
 import type { EmailListQuery } from './emails.repository';
 import { eventsOf, findAccountEmail, listEmails, recipientsOf } from './emails.repository';
 
-export async function getEmailView(deps: { db: Kysely<Database>; userId: string; emailId: string }) {
-  const email = await findAccountEmail(deps.db, deps.userId, deps.emailId);
+/**
+ * One message with its recipients and timeline, read from one snapshot (`readConsistently`, unless
+ * the caller's transaction is one already): a report committed between the reads would otherwise
+ * show its timeline entry beside recipients from before it.
+ */
+export async function getEmailView(deps: {
+  db: Kysely<Database>;
+  userId: string;
+  emailId: string;
+}): Promise<ReturnType<typeof emailView>> {
+  if (!deps.db.isTransaction) return readConsistently(deps.db, (db) => getEmailView({ ...deps, db }));
+  const { db } = deps;
+  const email = await findAccountEmail(db, deps.userId, deps.emailId);
   if (!email) throw emailNotFound();
-  const [recipients, events, captured] = await Promise.all([
-    recipientsOf(deps.db, [email.id]),
-    eventsOf(deps.db, email.id),
-    email.mode === 'test' ? findCapturedInfo(deps.db, deps.userId, email.id) : undefined,
-  ]);
+  const recipients = await recipientsOf(db, [email.id]);
+  const events = await eventsOf(db, email.id);
+  const captured = email.mode === 'test' ? await findCapturedInfo(db, deps.userId, email.id) : undefined;
   return emailView(email, recipients, events, captureView(email, captured));
 }
 

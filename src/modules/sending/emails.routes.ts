@@ -4,6 +4,7 @@ import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
 import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
+import { readConsistently } from '../../db/read-consistently';
 import { pageBody } from '../../shared/cursor';
 import { canonicalAddress } from '../emails/address';
 import {
@@ -120,8 +121,11 @@ export function emailRoutes(deps: ApiDeps): RouteGroup {
     },
     async (ctx) => {
       const { userId } = requireAuth(ctx);
-      const view = await getEmailView({ db: deps.db, userId, emailId: ctx.params.id ?? '' });
-      const pending = await findPendingSend(deps.db, view.id);
+      // The pending hand-off job from the same snapshot as the message.
+      const { view, pending } = await readConsistently(deps.db, async (db) => {
+        const view = await getEmailView({ db, userId, emailId: ctx.params.id ?? '' });
+        return { view, pending: await findPendingSend(db, view.id) };
+      });
       const facts = { ...view, events: view.events ?? [] };
       ctx.body = { ...view, delivery: deliveryView(facts, pending, deps.config.mtaRetryIntervals) };
     },
