@@ -10,6 +10,7 @@ import {
 import type { Db } from '../db/connect';
 import { migrate, openDatabase } from '../db/connect';
 import { listUsers } from '../modules/accounts/accounts.repository';
+import type { AccountView } from '../modules/accounts/accounts.usecases';
 import {
   accountView,
   reinstateAccount,
@@ -26,7 +27,7 @@ import {
   revokeInvitation,
 } from '../modules/accounts/invitations';
 import { createAccountByOperator } from '../modules/accounts/operator-create-account';
-import type { Actor } from '../modules/audit/audit.repository';
+import type { Actor, AuditEntry } from '../modules/audit/audit.repository';
 import { listAudit } from '../modules/audit/audit.repository';
 import { isAppError } from '../shared/app-error';
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup/backup-command';
@@ -35,10 +36,12 @@ import { configDocsMarkdown } from './config-docs';
 import { DOCTOR_USAGE, doctorCommand } from './doctor/doctor-command';
 import { MIGRATE_USAGE, migrateToPostgresCommand } from './migrate-to-postgres/migrate-to-postgres-command';
 import { restrictNewFiles } from '../shared/private-files';
+import type { Column } from './table';
+import { formatTable } from './table';
 
 const USAGE = `usage: npm run ctl -- <command>
 
-  accounts list                              every account
+  accounts list [--json]                     every account (a table; --json: JSON)
   accounts invite <email> [--days N]         an invitation to register (SIGNUP_MODE=invite): prints
                                              its URL and token once; single use, expires (7 days)
   accounts invitations                       pending invitations
@@ -52,7 +55,8 @@ const USAGE = `usage: npm run ctl -- <command>
   accounts limits <id|email> [--per-hour N|default] [--per-day N|default]
                                              the operator's override (raise or throttle); the
                                              account cannot lift it, its own lower limits still apply
-  audit list [--account <id|email>] [--action NAME] [--since ISO] [--limit N]
+  audit list [--account <id|email>] [--action NAME] [--since ISO] [--limit N] [--json]
+                                             newest first (a table; --json: one JSON line each)
   config check                               validate the environment, list every invalid key
   config show                                effective settings (secrets hidden)
   config docs                                the settings table as Markdown
@@ -64,13 +68,65 @@ ${MIGRATE_USAGE}
 
 const operator: Actor = {
   type: 'operator',
-  id: `cli:${invokingUser() ?? 'unknown'}`,
+  id: `cli:${invokingUser()}`,
   ip: null,
   userAgent: 'mailroom-ctl',
 };
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+const ACCOUNT_COLUMNS: readonly Column<AccountView>[] = [
+  { header: 'ID', cell: (a) => a.id },
+  { header: 'EMAIL', cell: (a) => a.email, max: 50 },
+  { header: 'STATUS', cell: (a) => a.status },
+  { header: 'ROLE', cell: (a) => a.role },
+  { header: 'PER HOUR', cell: (a) => a.emailsPerHour ?? 'default' },
+  { header: 'PER DAY', cell: (a) => a.emailsPerDay ?? 'default' },
+  { header: 'CREATED', cell: (a) => a.createdAt.slice(0, 19).replace('T', ' ') },
+];
+
+/** The email of each account id named (skipping nulls), for the audit table's words. */
+async function accountEmails(db: Db, ids: readonly (string | null)[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', wanted).execute();
+  return new Map(rows.map((r) => [r.id, r.email]));
+}
+
+/** Who did it, in words: the account's email, the operator's login user, the key's id. */
+function actorWords(e: AuditEntry, emails: ReadonlyMap<string, string>): string {
+  const id = e.actorId ?? '';
+  switch (e.actorType) {
+    case 'user':
+      return emails.get(id) ?? `account ${id}`;
+    case 'operator':
+      return id.startsWith('cli:') ? `operator ${id.slice(4)} (ctl)` : `operator ${emails.get(id) ?? id}`;
+    case 'api_key':
+      return `API key ${id}`;
+    default:
+      return e.actorType;
+  }
+}
+
+function auditColumns(emails: ReadonlyMap<string, string>): readonly Column<AuditEntry>[] {
+  return [
+    { header: 'TIME', cell: (e) => e.createdAt.slice(0, 19).replace('T', ' ') },
+    { header: 'ACTOR', cell: (e) => actorWords(e, emails), max: 44 },
+    { header: 'ACTION', cell: (e) => e.action },
+    {
+      header: 'RESOURCE',
+      cell: (e) => (e.resourceId ? `${e.resource} ${e.resourceId}` : e.resource),
+      max: 44,
+    },
+    {
+      header: 'ACCOUNT',
+      cell: (e) => (e.userId === null ? null : (emails.get(e.userId) ?? e.userId)),
+      max: 44,
+    },
+    { header: 'FROM', cell: (e) => e.ip },
+  ];
 }
 
 function limitArg(v: string | undefined): number | null | undefined {
@@ -101,12 +157,17 @@ async function accounts(args: string[]): Promise<void> {
       'per-day': { type: 'string' },
       days: { type: 'string' },
       name: { type: 'string' },
+      json: { type: 'boolean', default: false },
     },
   });
   const [sub, ref] = positionals;
   const { config } = loadConfig();
   await withDb(async (db) => {
-    if (sub === 'list') return print((await listUsers(db, 10_000)).map(accountView));
+    if (sub === 'list') {
+      const listed = (await listUsers(db, 10_000)).map(accountView);
+      if (values.json) return print(listed);
+      return void process.stdout.write(formatTable(ACCOUNT_COLUMNS, listed, 'no accounts'));
+    }
     if (sub === 'invitations') return print(await listInvitations({ db }));
     if (!ref) throw new Error(USAGE);
     switch (sub) {
@@ -170,19 +231,27 @@ async function audit(args: string[]): Promise<void> {
       action: { type: 'string' },
       since: { type: 'string' },
       limit: { type: 'string', default: '100' },
+      json: { type: 'boolean', default: false },
     },
   });
   if (positionals[0] !== 'list') throw new Error(USAGE);
   await withDb(async (db) => {
     const userId = values.account === undefined ? undefined : (await resolveAccount(db, values.account)).id;
-    for (const entry of await listAudit(db, {
+    const entries = await listAudit(db, {
       userId,
       action: values.action,
       since: values.since,
       limit: Number(values.limit),
-    })) {
-      process.stdout.write(`${JSON.stringify(entry)}\n`);
+    });
+    if (values.json) {
+      for (const entry of entries) process.stdout.write(`${JSON.stringify(entry)}\n`);
+      return;
     }
+    const emails = await accountEmails(
+      db,
+      entries.flatMap((e) => [e.userId, e.actorType === 'user' ? e.actorId : null]),
+    );
+    process.stdout.write(formatTable(auditColumns(emails), entries, 'no audit entries'));
   });
 }
 

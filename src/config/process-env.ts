@@ -1,3 +1,5 @@
+import os from 'node:os';
+
 /**
  * The process environment is read here and in load-config.ts only (STYLE.md convention 2,
  * enforced by eslint.config.mjs): a setting belongs in config-table.ts; these are the reads that
@@ -9,9 +11,21 @@ export function processEnv(): NodeJS.ProcessEnv {
   return process.env;
 }
 
-/** Who runs `mailroom ctl` (the operator actor in the audit log); not a setting of the appliance. */
-export function invokingUser(): string | undefined {
-  return process.env.USER;
+/**
+ * Who runs `mailroom ctl` (the operator actor in the audit log); not a setting of the appliance.
+ * sudo's invoking user first (the person, not root), then the shell's USER/LOGNAME, then the
+ * account of the process's uid (`docker exec` sets no USER), then the uid itself: never unknown.
+ */
+export function invokingUser(env: NodeJS.ProcessEnv = process.env): string {
+  const named = [env.SUDO_USER, env.USER, env.LOGNAME].find((v) => v !== undefined && v.trim() !== '');
+  if (named !== undefined) return named.trim();
+  try {
+    const { username } = os.userInfo();
+    if (username) return username;
+  } catch {
+    // A uid without a passwd entry (a container started with --user 12345).
+  }
+  return `uid-${process.getuid?.() ?? 0}`;
 }
 
 /** The supervisor's environment, which its children start with (src/supervisor.ts adds to it). */

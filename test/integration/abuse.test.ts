@@ -119,7 +119,7 @@ describe('abuse evaluation and suspension', () => {
   }
 
   async function audit(userId: string, action: string): Promise<AuditLine[]> {
-    const res = await runCtl(app.env, ['audit', 'list', '--account', userId, '--action', action]);
+    const res = await runCtl(app.env, ['audit', 'list', '--json', '--account', userId, '--action', action]);
     assert.equal(res.code, 0, res.stderr);
     return res.stdout
       .trim()

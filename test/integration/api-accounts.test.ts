@@ -247,7 +247,7 @@ describe('accounts, sessions and API keys over HTTP', () => {
     const res = await app.api.get<ErrorBody>('/v1/auth/me', { token: user.token });
     assert.equal(res.body.error.code, 'ACCOUNT_SUSPENDED');
 
-    const audit = await runCtl(app.env, ['audit', 'list', '--account', user.userId]);
+    const audit = await runCtl(app.env, ['audit', 'list', '--json', '--account', user.userId]);
     assert.equal(audit.code, 0, audit.stderr);
     const entries = audit.stdout
       .trim()
@@ -263,6 +263,29 @@ describe('accounts, sessions and API keys over HTTP', () => {
     assert.equal(registered?.ip, '127.0.0.1');
     assert.ok(registered?.userAgent);
     assert.equal(entries.find((e) => e.action === 'user.suspended')?.actorType, 'operator');
+
+    // Without --json: a table naming the actors in words, the CLI's operator by its login user
+    // even where no USER is set (docker exec).
+    const env = { ...app.env, USER: '', LOGNAME: '', SUDO_USER: 'alice' };
+    assert.equal((await runCtl(env, ['accounts', 'reinstate', user.email])).code, 0);
+    const table = await runCtl(app.env, ['audit', 'list', '--account', user.userId]);
+    assert.equal(table.code, 0, table.stderr);
+    const [header, newest, ...rest] = table.stdout.trimEnd().split('\n');
+    assert.match(header ?? '', /^TIME +ACTOR +ACTION +RESOURCE +ACCOUNT +FROM$/);
+    assert.match(newest ?? '', /operator alice \(ctl\) +user\.reinstated +user usr_\w+ +\S+@/);
+    assert.ok(
+      rest.some((l) => l.includes(`${user.email}  `) && l.includes('user.registered')),
+      table.stdout,
+    );
+    assert.ok(!table.stdout.includes('cli:unknown'));
+    const accounts = await runCtl(app.env, ['accounts', 'list']);
+    assert.match(
+      accounts.stdout.split('\n')[0] ?? '',
+      /^ID +EMAIL +STATUS +ROLE +PER HOUR +PER DAY +CREATED$/,
+    );
+    assert.ok(accounts.stdout.includes(user.email));
+    const json = JSON.parse((await runCtl(app.env, ['accounts', 'list', '--json'])).stdout) as unknown[];
+    assert.ok(Array.isArray(json) && json.length > 0);
   });
 
   it('never writes passwords or tokens to the logs', async () => {

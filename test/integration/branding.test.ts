@@ -70,7 +70,15 @@ describe('branding: logo and footer', () => {
     assert.equal(again.status, 304);
 
     const [entry] = (
-      await runCtl(app.env, ['audit', 'list', '--account', userId, '--action', 'branding.logo_uploaded'])
+      await runCtl(app.env, [
+        'audit',
+        'list',
+        '--json',
+        '--account',
+        userId,
+        '--action',
+        'branding.logo_uploaded',
+      ])
     ).stdout
       .trim()
       .split('\n')

@@ -244,7 +244,7 @@ describe('domains API: records, settings, isolation, keys at rest', () => {
     // Deleted names can be added again (a new key, a new selector).
     assert.equal((await add(alice.apiKey, 'deleted.example.org')).status, 201);
 
-    const audit = await runCtl(app.env, ['audit', 'list', '--account', alice.userId]);
+    const audit = await runCtl(app.env, ['audit', 'list', '--json', '--account', alice.userId]);
     assert.equal(audit.code, 0, audit.stderr);
     const entries = audit.stdout
       .trim()
