@@ -38,6 +38,10 @@ function refuseWhenSpent(decision: RateDecision, scope: string): void {
   throw rateLimited(
     `Too many requests; retry in ${decision.retryAfterS} s`,
     { scope, limit: decision.limit },
-    { 'Retry-After': String(decision.retryAfterS) },
+    {
+      'Retry-After': String(decision.retryAfterS),
+      // draft-ietf-httpapi-ratelimit-headers: nothing left of the scope's policy until t.
+      RateLimit: `"${scope}";r=0;t=${decision.retryAfterS}`,
+    },
   );
 }

@@ -332,6 +332,8 @@ describe('HTTP rate limits', () => {
     }
     assert.ok(limited, 'no 429 within 60 requests at a limit of 40/min');
     assert.equal(limited.body.error.code, 'RATE_LIMIT_EXCEEDED');
-    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1);
+    assert.match(limited.headers.get('ratelimit') ?? '', new RegExp(`^"[\\w:]+";r=0;t=${retryAfter}$`));
   });
 });

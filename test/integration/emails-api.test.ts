@@ -79,6 +79,9 @@ describe('POST /v1/emails: the send pipeline up to the queue', () => {
     assert.ok(Date.parse(res.body.createdAt));
     assert.equal(res.headers.get('x-ratelimit-limit'), '1000');
     assert.equal(res.headers.get('x-ratelimit-remaining'), '996');
+    // The same numbers as draft-ietf-httpapi-ratelimit-headers names them.
+    assert.equal(res.headers.get('ratelimit-policy'), '"hour";q=1000;w=3600, "day";q=1000;w=86400');
+    assert.equal(res.headers.get('ratelimit'), '"hour";r=996, "day";r=996');
 
     const got = await app.api.get<EmailBody>(`/v1/emails/${res.body.id}`, { token: apiKey });
     assert.equal(got.status, 200);
@@ -209,6 +212,11 @@ describe('POST /v1/emails: the send pipeline up to the queue', () => {
     assert.equal(suppressed.status, 403);
     assert.equal(suppressed.body.error.code, 'SUPPRESSED_RECIPIENT');
     assert.deepEqual(suppressed.body.error.details?.recipients, ['blocked@example.org']);
+    // Why, since when, and how to lift it.
+    assert.match(
+      suppressed.body.error.message,
+      /^Not sent: blocked@example\.org \(added by hand since \d{4}-\d\d-\d\dT[\d:.]+Z\) is on the account’s suppression list\. .*DELETE \/v1\/suppressions\/\{email\}/,
+    );
     const dup = await app.api.post<ErrorBody>('/v1/suppressions', {
       token: apiKey,
       body: { email: 'blocked@example.org', type: 'manual' },
@@ -360,7 +368,12 @@ describe('sending quotas', () => {
     assert.equal(over.status, 429);
     assert.equal(over.body.error.code, 'SENDING_LIMIT_EXCEEDED');
     assert.equal(over.body.error.details?.window, 'hour');
-    assert.ok(Number(over.headers.get('retry-after')) > 0);
+    const retryAfter = Number(over.headers.get('retry-after'));
+    assert.ok(retryAfter > 0);
+    assert.equal(over.headers.get('ratelimit'), `"hour";r=0;t=${retryAfter}`);
+    assert.equal(over.headers.get('ratelimit-policy'), '"hour";q=5;w=3600');
+    assert.match(over.body.error.message, /more can be sent from \d{4}-\d\d-\d\dT[\d:.]+Z \(Retry-After\)/);
+    assert.match(over.body.error.message, /the operator can raise the account’s allowance/);
     const fits = await app.api.post('/v1/emails', {
       token: apiKey,
       body: msg(['d@x.example.org', 'e@x.example.org']),

@@ -230,6 +230,18 @@ const insertLedger = new PreparedQuery<Insertable<QuotaLedgerTable>, unknown>((d
  * PostgreSQL, the lock): one read, one upsert (migration 009's triggers add it to
  * the hour buckets too), the ledger row.
  */
+/** One quota policy of the `RateLimit-Policy` field (draft-ietf-httpapi-ratelimit-headers). */
+export interface RateLimitPolicy {
+  readonly name: string;
+  readonly quota: number;
+  readonly windowS: number;
+}
+
+/** `RateLimit-Policy: "hour";q=100;w=3600, "day";q=1000;w=86400`. */
+export function rateLimitPolicy(policies: readonly RateLimitPolicy[]): string {
+  return policies.map((p) => `"${p.name}";q=${p.quota};w=${p.windowS}`).join(', ');
+}
+
 export async function consumeQuota(trx: Kysely<Database>, input: ConsumeInput): Promise<QuotaUsage> {
   const now = input.now ?? Date.now();
   const own = (id: string): string => (input.mode === 'test' ? `${TEST_SCOPE_PREFIX}${id}` : id);
@@ -254,10 +266,23 @@ export async function consumeQuota(trx: Kysely<Database>, input: ConsumeInput): 
         const retryAfterS = oldest
           ? Math.max(1, Math.ceil((Date.parse(`${oldest}:00.000Z`) + MINUTE_MS + w.ms - now) / 1000))
           : Math.ceil(w.ms / 1000);
+        const freesAt = new Date(now + retryAfterS * 1000).toISOString();
         throw sendingLimitExceeded(
-          `${w.window === 'hour' ? 'Hourly' : 'Daily'} sending allowance of the ${scope.name.replace('_', ' ')} spent (${count} of ${w.limit} used; this message has ${input.count} recipient${input.count === 1 ? '' : 's'})`,
-          { scope: scope.name, window: w.window, limit: w.limit, used: count, requested: input.count },
-          { 'Retry-After': String(retryAfterS) },
+          `${w.window === 'hour' ? 'Hourly' : 'Daily'} sending allowance of the ${scope.name.replace('_', ' ')} spent (${count} of ${w.limit} recipients in the last ${w.window === 'hour' ? 'hour' : '24 hours'}; this message has ${input.count}). Nothing was sent. It frees up as earlier sends leave the rolling window: more can be sent from ${freesAt} (Retry-After). To send more sooner, the operator can raise the account’s allowance; limits the account set lower for itself (Settings) it can raise itself.`,
+          {
+            scope: scope.name,
+            window: w.window,
+            limit: w.limit,
+            used: count,
+            requested: input.count,
+            freesAt,
+          },
+          {
+            'Retry-After': String(retryAfterS),
+            // draft-ietf-httpapi-ratelimit-headers: the policy that refused, and when it frees up.
+            'RateLimit-Policy': rateLimitPolicy([{ name: w.window, quota: w.limit, windowS: w.ms / 1000 }]),
+            RateLimit: `"${w.window}";r=0;t=${retryAfterS}`,
+          },
         );
       }
     }

@@ -12,8 +12,9 @@ import {
 import type { UserRow } from '../accounts/accounts.repository';
 import type { DomainRow } from '../domains/domains.repository';
 import { findSuppressed } from '../suppressions/suppressions.repository';
+import { suppressedRefusal } from './send-refusals';
 import type { Mailbox } from '../emails/address';
-import { emailQueueFailedBy, emailTooLarge, suppressedRecipient } from '../emails/emails.errors';
+import { emailQueueFailedBy, emailTooLarge } from '../emails/emails.errors';
 import type { StoredResponse } from './idempotency';
 import { storeIdempotent } from './idempotency';
 import type { QuotaUsage } from '../quota/quota';
@@ -210,10 +211,9 @@ async function writeMessage(
   // suppressed@ the simulator's domain behaves as an address on the suppression list.
   const suppressed = [
     ...(await findSuppressed(trx, userId, addresses)),
-    ...addresses.filter(isSimulatedSuppressed),
+    ...addresses.filter(isSimulatedSuppressed).map((email) => ({ email, type: 'simulated', since: null })),
   ];
-  if (suppressed.length > 0)
-    throw suppressedRecipient(`Suppressed: ${suppressed.join(', ')}`, { recipients: suppressed });
+  if (suppressed.length > 0) throw suppressedRefusal(suppressed);
   if (m.size.bytes > config.emailMaxSizeBytes) {
     throw emailTooLarge(`${m.size.text} ${m.size.bytes} bytes; the limit is ${config.emailMaxSizeBytes}`, {
       size: m.size.bytes,

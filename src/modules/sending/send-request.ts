@@ -7,6 +7,7 @@ import { sha256Hex } from '../../shared/secrets';
 import { signalWork } from '../../shared/work-signal';
 import { emailTooLarge } from '../emails/emails.errors';
 import type { QuotaUsage } from '../quota/quota';
+import { rateLimitPolicy } from '../quota/quota';
 import { checkIdempotencyKey } from './idempotency';
 import type { SendDeps, SendResult } from './send-email';
 
@@ -81,6 +82,9 @@ export const SEND_RESPONSE_HEADERS = {
   'X-RateLimit-Remaining': 'What is left of it',
   'X-RateLimit-Limit-Day': 'The daily allowance',
   'X-RateLimit-Remaining-Day': 'What is left of it',
+  'RateLimit-Policy':
+    'The hourly and daily allowances as draft-ietf-httpapi-ratelimit-headers names them: `"hour";q=N;w=3600, "day";q=N;w=86400`',
+  RateLimit: 'What is left of each: `"hour";r=N, "day";r=N` (recipients)',
   'Idempotent-Replayed': '`true` when this is the stored answer to an earlier request with the same key',
   [TEST_MODE_HEADER]:
     'Test-mode keys only: `captured` (the message will end in the capture), or `unverified-domain` (captured too, and sent from a domain that is not verified: a live key would be refused)',
@@ -106,4 +110,15 @@ function setQuotaHeaders(ctx: Koa.Context, usage: QuotaUsage): void {
   ctx.set('X-RateLimit-Remaining', String(Math.max(0, usage.hour.limit - usage.hour.used)));
   ctx.set('X-RateLimit-Limit-Day', String(usage.day.limit));
   ctx.set('X-RateLimit-Remaining-Day', String(Math.max(0, usage.day.limit - usage.day.used)));
+  ctx.set(
+    'RateLimit-Policy',
+    rateLimitPolicy([
+      { name: 'hour', quota: usage.hour.limit, windowS: 3600 },
+      { name: 'day', quota: usage.day.limit, windowS: 86_400 },
+    ]),
+  );
+  ctx.set(
+    'RateLimit',
+    `"hour";r=${Math.max(0, usage.hour.limit - usage.hour.used)}, "day";r=${Math.max(0, usage.day.limit - usage.day.used)}`,
+  );
 }

@@ -8,24 +8,33 @@ import { containsIgnoringCase } from '../../db/text-match';
 export type SuppressionRow = Selectable<SuppressionsTable>;
 
 /** The send path's screen, compiled once per number of addresses (db/precompiled.ts). */
-const suppressedAmong = byArity<{ userId: string; addresses: readonly string[] }, { email: string }>(
-  (db, s, arity) =>
-    db
-      .selectFrom('suppressions')
-      .select('email')
-      .where('user_id', '=', s.param('userId'))
-      .where('email', 'in', s.list('addresses', arity)),
+const suppressedAmong = byArity<
+  { userId: string; addresses: readonly string[] },
+  { email: string; type: SuppressionType; created_at: string }
+>((db, s, arity) =>
+  db
+    .selectFrom('suppressions')
+    .select(['email', 'type', 'created_at'])
+    .where('user_id', '=', s.param('userId'))
+    .where('email', 'in', s.list('addresses', arity)),
 );
+
+/** A suppressed address as the send path's refusal explains it: why, and since when. */
+export interface SuppressedAddress {
+  readonly email: string;
+  readonly type: SuppressionType;
+  readonly since: string;
+}
 
 /** Which of `addresses` (canonical, lower-case) the account has suppressed. */
 export async function findSuppressed(
   db: Kysely<Database>,
   userId: string,
   addresses: readonly string[],
-): Promise<string[]> {
+): Promise<SuppressedAddress[]> {
   if (addresses.length === 0) return [];
   const rows = await suppressedAmong(addresses.length).rows(db, { userId, addresses });
-  return rows.map((r) => r.email);
+  return rows.map((r) => ({ email: r.email, type: r.type, since: r.created_at }));
 }
 
 export interface SuppressionInput {

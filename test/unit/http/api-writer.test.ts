@@ -141,7 +141,10 @@ describe('the api writer thread (unit email.commit)', () => {
     try {
       const suppressed = await refusal(writer.commit(send(user, domain, 'gone@dest.example')));
       assert.equal(suppressed.code, 'SUPPRESSED_RECIPIENT');
-      assert.deepEqual(suppressed.details, { recipients: ['gone@dest.example'] });
+      assert.deepEqual(suppressed.details, {
+        recipients: ['gone@dest.example'],
+        suppressions: [{ email: 'gone@dest.example', type: 'manual', since: '2026-01-01T00:00:00.000Z' }],
+      });
 
       for (const to of ['a@dest.example', 'b@dest.example', 'c@dest.example'])
         await writer.commit(send(user, domain, to));

@@ -151,9 +151,20 @@ describe('quota windows (real database, either backend)', () => {
     await assert.rejects(send(now, 1, limits), (err: unknown) => {
       assert.ok(isAppError(err));
       assert.equal(err.code, 'SENDING_LIMIT_EXCEEDED');
-      assert.deepEqual(err.details, { scope: 'user', window: 'day', limit: 5, used: 5, requested: 1 });
       // The 10:05 bucket leaves at 10:06 the next day: 4 h 0 min 30 s after `now`.
+      const freesAt = '2026-11-24T10:06:00.000Z';
+      assert.deepEqual(err.details, {
+        scope: 'user',
+        window: 'day',
+        limit: 5,
+        used: 5,
+        requested: 1,
+        freesAt,
+      });
       assert.equal(err.headers?.['Retry-After'], String(4 * 3600 + 30));
+      assert.equal(err.headers?.RateLimit, `"day";r=0;t=${4 * 3600 + 30}`);
+      assert.equal(err.headers?.['RateLimit-Policy'], '"day";q=5;w=86400');
+      assert.ok(err.message.includes(`more can be sent from ${freesAt}`), err.message);
       return true;
     });
     // A refused send consumed nothing.
