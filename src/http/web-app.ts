@@ -39,8 +39,8 @@ const SCREEN_PATH = /^\/app\/(?:(?!assets(?:\/|$))[a-z-]{1,20}(?:\/[\w-]{1,64}){
  * path under `/app`, and the browser keeps the fragment. The screens at Resend paths (`/emails`,
  * `/domains`, `/api-keys`, `/webhooks`, `/suppressions`) are the Resend API's alone: no redirect.
  */
-export const MOVED_SCREENS = ['signin', 'signup', 'overview', 'inbound', 'settings', 'account', 'operator'];
-const MOVED_PATH = new RegExp(`^/(?:${MOVED_SCREENS.join('|')})(?:/[\\w-]{1,64}){0,2}/?$`);
+export const MOVED_PAGES = ['signin', 'signup', 'overview', 'inbound', 'settings', 'account', 'operator'];
+const MOVED_PATH = new RegExp(`^/(?:${MOVED_PAGES.join('|')})(?:/[\\w-]{1,64}){0,2}/?$`);
 
 const TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import Koa from 'koa';
 import { isResendPath } from '../../../src/compat/resend-paths';
-import { MOVED_SCREENS, webApp } from '../../../src/http/web-app';
+import { MOVED_PAGES, webApp } from '../../../src/http/web-app';
 
 describe('webApp without web/dist', () => {
   it('answers the screen paths 503 with the build instruction, under the CSP', async () => {
@@ -35,6 +35,6 @@ describe('webApp without web/dist', () => {
 
 describe('the old screen paths redirected to /app/ (issue 30)', () => {
   it("are none of the Resend surface's paths, which that API answers alone", () => {
-    for (const name of MOVED_SCREENS) assert.equal(isResendPath(`/${name}`), false, name);
+    for (const name of MOVED_PAGES) assert.equal(isResendPath(`/${name}`), false, name);
   });
 });
