@@ -70,7 +70,7 @@ export async function dashboardLoad(_opts: Options): Promise<Section> {
       const context = await browser.newContext();
       await context.addCookies([{ name: 'mr_session', value: account.token, url: base }]);
       const page = await context.newPage();
-      await page.goto(`${base}/overview`, { waitUntil: 'commit' });
+      await page.goto(`${base}/app/overview`, { waitUntil: 'commit' });
       rendered.push(await page.evaluate<number>(RENDERED));
       interactive.push(
         await page.evaluate<number>(`performance.getEntriesByType('navigation')[0].domInteractive`),

@@ -18,12 +18,12 @@ for _ in $(seq 1 150); do
 done
 if [ -z "$ok" ]; then echo "smoke: appliance did not come up"; tail -n 40 "$work/out.log"; kill -9 "$pid" || true; exit 1; fi
 echo "smoke: /health ok, banner: ${banner%%$'\r'*}"
-# The dashboard (issue 19) at /, built by npm run build, under its CSP.
-if ! curl -fsS -D "$work/headers" http://127.0.0.1:3000/ | grep -q '<div id="app">' ||
+# The dashboard (issues 19 and 30) at /app/, built by npm run build, under its CSP.
+if ! curl -fsS -D "$work/headers" http://127.0.0.1:3000/app/ | grep -q '<div id="app">' ||
    ! grep -qi "^content-security-policy: default-src 'self'" "$work/headers"; then
-  echo "smoke: the dashboard is not served at /"; kill -9 "$pid" || true; exit 1
+  echo "smoke: the dashboard is not served at /app/"; kill -9 "$pid" || true; exit 1
 fi
-echo "smoke: dashboard served at /"
+echo "smoke: dashboard served at /app/"
 start=$(date +%s%N)
 kill -TERM "$pid"
 for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done

@@ -1,4 +1,4 @@
-// Builds the dashboard into web/dist (served by the api at `/`, src/http/web-app.ts).
+// Builds the dashboard into web/dist (served by the api under `/app/`, src/http/web-app.ts).
 // Hashed file names under assets/ (cached for a year), one module entry, no inline script:
 // the CSP allows only 'self' (issue 19).
 import preact from '@preact/preset-vite';
@@ -7,6 +7,8 @@ import { defineConfig } from 'vite';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
+  // The dashboard's one prefix (issue 30): asset URLs and the SPA's router (import.meta.env.BASE_URL).
+  base: '/app/',
   plugins: [preact({ prefreshEnabled: false, devToolsEnabled: false })],
   logLevel: 'warn',
   build: {

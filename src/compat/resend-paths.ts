@@ -54,16 +54,3 @@ export function unsupportedFeature(method: string, path: string): string | undef
   if (method === 'PATCH' && /^\/api-keys\/[^/]+\/?$/.test(path)) return 'Renaming API keys';
   return UNSUPPORTED_PATHS.find((entry) => entry.pattern.test(path))?.feature;
 }
-
-/**
- * A browser opening a page (GET or HEAD, no Authorization header, HTML accepted): never a
- * Resend SDK call, which always sends its bearer key and JSON. The dashboard (issue 19) has
- * screens at the same paths (`/emails`, `/domains`, …); such a request is left to it.
- */
-export function isBrowserNavigation(req: { readonly method: string; get(field: string): string }): boolean {
-  return (
-    (req.method === 'GET' || req.method === 'HEAD') &&
-    req.get('authorization') === '' &&
-    req.get('accept').includes('text/html')
-  );
-}

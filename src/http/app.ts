@@ -111,8 +111,7 @@ export function createApp(deps: ApiDeps): ApiApp {
   for (const group of groups) app.use(mountGroup(group));
   for (const mounted of resend.mounted) app.use(mounted);
   app.use(unmatchedMethod);
-  app.use(resend.unmatched);
-  // Last: the dashboard answers only GET/HEAD of its screens and assets that no route took.
+  // Last: the dashboard answers only GET/HEAD under /app/ (and redirects `/` and its old paths there).
   app.use(webApp());
 
   return {

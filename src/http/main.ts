@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     );
     server.listen(config.port, config.bindAddress, resolve);
   });
-  const dashboard = `${config.baseUrl.replace(/\/$/, '')}/`;
+  const dashboard = `${config.baseUrl.replace(/\/$/, '')}/app/`;
   log.info(
     { event: 'api_started', port: config.port, bindAddress: config.bindAddress, dashboard },
     `api listening: the dashboard is at ${dashboard}`,

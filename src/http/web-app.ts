@@ -22,28 +22,25 @@ export const DASHBOARD_CSP = [
   "form-action 'self'",
 ].join('; ');
 
+/** The dashboard's one prefix (issue 30): vite builds it with `base: '/app/'` (web/vite.config.mjs). */
+export const DASHBOARD_PREFIX = '/app';
+
 /**
- * The SPA's own top-level paths, answered with index.html so a reload or a shared link
- * lands on its screen. An allow-list, matched case-sensitively, rather than "anything
- * outside /v1": a fallback for every unknown path would answer 200 to `/V1/EMAILS` or
- * `/x/../v1/emails`, which the route-auth walk (test/security/route-auth.test.ts)
- * rightly expects to be 401 or 404.
+ * A path under the prefix that is answered with index.html, so a reload or a shared link lands on
+ * its screen: `/app/`, `/app/emails`, `/app/emails/em_1`; bounded and case-sensitive. Which screen
+ * it is, or whether there is one, is the SPA's business (an unknown one goes to the overview).
+ * `assets/` is left out: a missing asset is a 404, not a page.
  */
-const SCREENS = new Set([
-  'signin',
-  'signup',
-  'overview',
-  'emails',
-  'domains',
-  'api-keys',
-  'webhooks',
-  'suppressions',
-  'inbound',
-  'settings',
-  'account',
-  'operator',
-]);
-const SCREEN_PATH = /^\/([a-z-]{1,20})(?:\/[\w-]{1,64}){0,2}\/?$/;
+const SCREEN_PATH = /^\/app\/(?:(?!assets(?:\/|$))[a-z-]{1,20}(?:\/[\w-]{1,64}){0,2}\/?)?$/;
+
+/**
+ * The screens the dashboard had at the root before issue 30 whose first segment no API has:
+ * an old bookmark or link (`/signin`, `/signup#invite=…`, `/operator`) is redirected to the same
+ * path under `/app`, and the browser keeps the fragment. The screens at Resend paths (`/emails`,
+ * `/domains`, `/api-keys`, `/webhooks`, `/suppressions`) are the Resend API's alone: no redirect.
+ */
+export const MOVED_PAGES = ['signin', 'signup', 'overview', 'inbound', 'settings', 'account', 'operator'];
+const MOVED_PATH = new RegExp(`^/(?:${MOVED_PAGES.join('|')})(?:/[\\w-]{1,64}){0,2}/?$`);
 
 const TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -73,30 +70,39 @@ function loadBuild(dir: string): { index: Asset; assets: Map<string, Asset> } | 
   const assetDir = path.join(dir, 'assets');
   for (const name of fs.existsSync(assetDir) ? fs.readdirSync(assetDir) : []) {
     const type = TYPES[path.extname(name)];
-    if (type) assets.set(`/assets/${name}`, asset(path.join(assetDir, name), type));
+    if (type) assets.set(`${DASHBOARD_PREFIX}/assets/${name}`, asset(path.join(assetDir, name), type));
   }
   return { index: asset(indexFile, 'text/html; charset=utf-8'), assets };
 }
 
-function isScreen(p: string): boolean {
-  if (p === '/') return true;
-  const m = SCREEN_PATH.exec(p);
-  return m?.[1] !== undefined && SCREENS.has(m[1]);
+/** Where an old dashboard path, `/` or the bare prefix goes; undefined for any other path. */
+function redirectTarget(p: string): string | undefined {
+  if (p === '/' || p === DASHBOARD_PREFIX) return `${DASHBOARD_PREFIX}/`;
+  return MOVED_PATH.test(p) ? `${DASHBOARD_PREFIX}${p}` : undefined;
 }
 
 /**
- * Serves the dashboard at `/` (issue 19): hashed assets cached for a year, index.html
- * revalidated each time, all under the strict CSP. Runs after every route group, so it only
- * sees GET/HEAD requests no route took; it authenticates nothing (the SPA's data comes from
- * /v1 with the session cookie), and answers only the screen paths and the built assets.
+ * Serves the dashboard under `/app/` (issues 19 and 30): hashed assets cached for a year,
+ * index.html revalidated each time, all under the strict CSP; `/` and the old screen paths
+ * redirect there. Decided by the path alone, never by the request's headers. Runs after every
+ * route group, so it only sees GET/HEAD requests no route took; it authenticates nothing (the
+ * SPA's data comes from /v1 with the session cookie).
  */
 export function webApp(dir: string = WEB_DIST): Koa.Middleware<AppState> {
   const build = loadBuild(dir);
   return async (ctx, next) => {
-    const file = ctx.path.startsWith('/assets/') ? build?.assets.get(ctx.path) : undefined;
-    const mine =
-      (ctx.method === 'GET' || ctx.method === 'HEAD') && (file !== undefined || isScreen(ctx.path));
-    if (!mine) {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      await next();
+      return;
+    }
+    const target = redirectTarget(ctx.path);
+    if (target !== undefined) {
+      ctx.status = 302;
+      ctx.set('Location', ctx.querystring ? `${target}?${ctx.querystring}` : target);
+      return;
+    }
+    const file = ctx.path.startsWith(`${DASHBOARD_PREFIX}/assets/`) ? build?.assets.get(ctx.path) : undefined;
+    if (file === undefined && !SCREEN_PATH.test(ctx.path)) {
       await next();
       return;
     }

@@ -77,8 +77,10 @@ describe('dashboard in a real browser: the main flows', { skip: unavailable }, (
   }
 
   it('signs up and lands on the overview', async () => {
+    // `/` redirects to the dashboard under /app/ (issue 30), and signed out it is the sign-in screen.
     await page.goto(`${base}/`);
     await heading('Sign in to Mailroom').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/app/signin');
     await checkScreen(page, 'signin');
     await page.getByRole('link', { name: 'Create one' }).click();
     await heading('Create a Mailroom account').waitFor();
@@ -176,7 +178,7 @@ describe('dashboard in a real browser: the main flows', { skip: unavailable }, (
         (await app.api.get<{ status: string }>(`/v1/emails/${id}`, { token })).body.status === 'bounced',
       45_000,
     );
-    await page.goto(`${base}/emails/${id}`);
+    await page.goto(`${base}/app/emails/${id}`);
     await page.getByText('No such user here').first().waitFor();
     await nav('Suppressions').click();
     await page.locator('[data-suppression="gone@dest.test"]').getByText('hard_bounce').waitFor();
@@ -202,7 +204,7 @@ describe('dashboard in a real browser: the main flows', { skip: unavailable }, (
     );
     // As the auto-disable after repeated failures would leave it.
     await app.api.patch(`/v1/webhooks/${hookId}`, { token, body: { enabled: false } });
-    await page.goto(`${base}/webhooks/${hookId}`);
+    await page.goto(`${base}/app/webhooks/${hookId}`);
     await page.getByRole('cell', { name: 'failed' }).first().waitFor();
     await page.getByRole('cell', { name: /500/ }).first().waitFor();
     // The response excerpt (issue 19 screen 6).

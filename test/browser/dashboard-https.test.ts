@@ -76,7 +76,7 @@ describe('dashboard in a real browser: under an https BASE_URL', { skip: unavail
 
   it('signs in with __Host- cookies and makes a state change with their CSRF token', async () => {
     const account = await app.api.register();
-    await page.goto(`${base}/signin`);
+    await page.goto(`${base}/app/signin`);
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -92,7 +92,7 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
   const heading = (name: string) => page.getByRole('heading', { level: 1, name });
 
   it('signs in, showing a wrong password in words', async () => {
-    await page.goto(`${base}/signin`);
+    await page.goto(`${base}/app/signin`);
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -128,7 +128,7 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
       await page.evaluate(
         `window.addEventListener('message', (e) => { window.fromPreview = String(e.data); })`,
       );
-      await page.goto(`${base}/emails/${id}`);
+      await page.goto(`${base}/app/emails/${id}`);
       await page.evaluate(
         `window.addEventListener('message', (e) => { window.fromPreview = String(e.data); })`,
       );
@@ -137,7 +137,7 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
       await page.waitForTimeout(1_500);
       assert.equal(remote.paths.join(', '), '', 'nothing loaded from the remote host');
       assert.equal(await page.evaluate<unknown>('window.fromPreview'), undefined, 'no script ran');
-      assert.equal(new URL(page.url()).pathname, `/emails/${id}`);
+      assert.equal(new URL(page.url()).pathname, `/app/emails/${id}`);
       await checkScreen(page, 'email-preview');
       // The toggle loads remote images, and still nothing else.
       await page.getByLabel('Load remote images').check();
@@ -175,7 +175,7 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
         body: { from: `promo@${DOMAIN}`, to: ['reader@dest.test'], subject: 'Links', html },
       });
       assert.equal(sent.status, 202, sent.text);
-      await page.goto(`${base}/emails/${sent.body.id}`);
+      await page.goto(`${base}/app/emails/${sent.body.id}`);
       const frame = page.frameLocator('iframe[title="Message preview"]');
       await frame.getByText('Remote images').waitFor();
       await page.getByLabel('Load remote images').check();
@@ -206,7 +206,7 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
       // 415: a text/plain body is refused before authentication (docs/api.md, request bodies).
       assert.ok([401, 403, 415].includes(res.status()), `cross-site post answered ${res.status()}`);
       // Same origin but without the token (as an injected script might try): CSRF_FAILED.
-      await page.goto(`${base}/api-keys`);
+      await page.goto(`${base}/app/api-keys`);
       await heading('API keys').waitFor();
       const status = await page.evaluate<number>(
         `fetch('/v1/api-keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"planted"}' }).then((r) => r.status)`,
@@ -228,7 +228,7 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
     try {
       const op = await opContext.newPage();
       const opCsp = collectCspViolations(op);
-      await op.goto(`${base}/signin`);
+      await op.goto(`${base}/app/signin`);
       await op.getByLabel('Email').fill(operator.email);
       await op.getByLabel('Password').fill(operator.password);
       await op.getByRole('button', { name: 'Sign in' }).click();
@@ -268,9 +268,9 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
     try {
       await fresh.addCookies([{ name: 'mr_session', value: expired.token, url: base }]);
       const p = await fresh.newPage();
-      await p.goto(`${base}/emails`);
+      await p.goto(`${base}/app/emails`);
       await p.getByRole('heading', { level: 1, name: 'Sign in to Mailroom' }).waitFor();
-      assert.equal(new URL(p.url()).pathname, '/signin');
+      assert.equal(new URL(p.url()).pathname, '/app/signin');
     } finally {
       await fresh.close();
     }
@@ -278,7 +278,7 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
 
   it('signing out ends the session: the old cookie and token no longer work', async () => {
     // Reinstated, the account signs in again: its sessions from before the suspension stay ended.
-    await page.goto(`${base}/signin`);
+    await page.goto(`${base}/app/signin`);
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -287,7 +287,7 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading('Sign in to Mailroom').waitFor();
     assert.equal((await app.api.get('/v1/auth/me', { token: old })).status, 401);
-    await page.goto(`${base}/overview`);
+    await page.goto(`${base}/app/overview`);
     await heading('Sign in to Mailroom').waitFor();
   });
 

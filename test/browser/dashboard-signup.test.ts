@@ -1,7 +1,8 @@
 // Issue 28 item 1 in a real browser: under SIGNUP_MODE=invite the first account of an empty
 // install signs up on the dashboard; the next person without an invitation sees the API's
 // INVITATION_REQUIRED message; an operator invites an address on the Operator screen and the
-// link (`/signup#invite=<token>`) lets that person sign up once.
+// link (`/app/signup#invite=<token>`) lets that person sign up once; a link of the old form
+// (`/signup#invite=…`, before issue 30) is redirected with its fragment.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -51,11 +52,11 @@ describe('dashboard sign-up by invitation', { skip: unavailable }, () => {
 
   it('first account signs up; a stranger is told to ask for an invitation; an invited one signs up', async () => {
     await withPage(async (page) => {
-      await signUp(page, `${base}/signup`, 'owner@example.com');
+      await signUp(page, `${base}/app/signup`, 'owner@example.com');
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     });
     await withPage(async (page) => {
-      await signUp(page, `${base}/signup`, 'stranger@example.com');
+      await signUp(page, `${base}/app/signup`, 'stranger@example.com');
       await page.getByRole('alert').filter({ hasText: 'INVITATION_REQUIRED' }).waitFor();
       assert.match((await page.getByRole('alert').textContent()) ?? '', /ask its operator/);
     });
@@ -64,7 +65,7 @@ describe('dashboard sign-up by invitation', { skip: unavailable }, () => {
     assert.equal(granted.code, 0, granted.stderr);
     let link = '';
     await withPage(async (op) => {
-      await op.goto(`${base}/signin`);
+      await op.goto(`${base}/app/signin`);
       await op.getByLabel('Email').fill('owner@example.com');
       await op.getByLabel('Password').fill(PASSWORD);
       await op.getByRole('button', { name: 'Sign in' }).click();
@@ -78,17 +79,22 @@ describe('dashboard sign-up by invitation', { skip: unavailable }, () => {
         .filter({ hasText: 'guest@example.com' })
         .locator('code')
         .textContent();
-      link = new URL(shown ?? '').hash;
+      const url = new URL(shown ?? '');
+      assert.equal(url.pathname, '/app/signup');
+      link = url.hash;
       assert.match(link, /^#invite=inv_/);
       await op.getByRole('button', { name: 'Revoke the invitation of guest@example.com' }).waitFor();
     });
 
     await withPage(async (page) => {
-      await signUp(page, `${base}/signup${link}`, 'guest@example.com');
+      await signUp(page, `${base}/app/signup${link}`, 'guest@example.com');
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     });
+    // The old form of the link: the redirect to /app/signup keeps the fragment, so the token is
+    // read (and refused as used), not missing (which would be INVITATION_REQUIRED).
     await withPage(async (page) => {
       await signUp(page, `${base}/signup${link}`, 'guest2@example.com');
+      assert.equal(new URL(page.url()).pathname, '/app/signup');
       await page.getByRole('alert').filter({ hasText: 'INVITATION_INVALID' }).waitFor();
     });
   });

@@ -56,13 +56,13 @@ describe('dashboard: an unparsed inbound message', { skip: unavailable }, () => 
 
   it('badge in the list, reason on the page, raw download', async () => {
     const base = `http://localhost:${app.ports.http}`;
-    await page.goto(`${base}/signin`);
+    await page.goto(`${base}/app/signin`);
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
 
-    await page.goto(`${base}/inbound`);
+    await page.goto(`${base}/app/inbound`);
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: '(no subject)' }) });
     await row.getByText('unparsed', { exact: true }).waitFor();
     assert.deepEqual(await seriousViolations(page), []);

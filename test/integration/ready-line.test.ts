@@ -3,7 +3,7 @@ import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import { waitUntil } from '../helpers/wait-until';
 
-// The api's ready line says where the dashboard is: BASE_URL when set, http://localhost:$PORT/ otherwise.
+// The api's ready line says where the dashboard is: BASE_URL when set, http://localhost:$PORT/ otherwise, then /app/.
 describe('the ready line names the dashboard URL', () => {
   let defaults: Appliance;
   let configured: Appliance;
@@ -16,13 +16,13 @@ describe('the ready line names the dashboard URL', () => {
     await configured?.stop();
   });
 
-  it('is http://localhost:$PORT/ on defaults', async () => {
-    const want = `api listening: the dashboard is at http://localhost:${defaults.ports.http}/`;
+  it('is http://localhost:$PORT/app/ on defaults', async () => {
+    const want = `api listening: the dashboard is at http://localhost:${defaults.ports.http}/app/`;
     await waitUntil(want, () => defaults.lines.some((line) => line.includes(want)));
   });
 
   it("is BASE_URL's when set", async () => {
-    const want = 'api listening: the dashboard is at https://mail.example.net/';
+    const want = 'api listening: the dashboard is at https://mail.example.net/app/';
     await waitUntil(want, () => configured.lines.some((line) => line.includes(want)));
   });
 });

@@ -370,12 +370,10 @@ describe('the Resend Node SDK against the compatible API: emails', () => {
     assert.equal(((await anonymous.json()) as { name: string }).name, 'missing_api_key');
   });
 
-  it('a browser opening /emails gets the dashboard screen of that path; the SDK gets the API', async () => {
+  it('/emails is the API whatever Accept says; the dashboard is under /app/ (issue 30)', async () => {
     const page = await fetch(`${sending.app.baseUrl}/emails`, { headers: { accept: 'text/html' } });
-    assert.equal(page.status, 200);
-    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
-    assert.match(await page.text(), /<!doctype html>/i, 'the dashboard, not the Resend surface');
-    // The SDK's own request (a bearer key, JSON) is.
+    assert.equal(page.status, 401);
+    assert.equal(((await page.json()) as { name: string }).name, 'missing_api_key');
     const api = await fetch(`${sending.app.baseUrl}/emails`, {
       headers: { accept: 'text/html', authorization: `Bearer ${sending.apiKey}` },
     });

@@ -161,11 +161,19 @@ for (const [name, start] of [
     });
 
     it('serves the dashboard and signs in to it by cookie', async () => {
-      const screen = await fetch(`${proxy.url}/`);
+      const root = await fetch(`${proxy.url}/`, { redirect: 'manual' });
+      assert.equal(root.status, 302);
+      assert.equal(root.headers.get('location'), '/app/');
+      const screen = await fetch(`${proxy.url}/app/`);
       assert.equal(screen.status, 200);
       assert.match(screen.headers.get('content-type') ?? '', /text\/html/);
-      const deep = await fetch(`${proxy.url}/emails`, { headers: { accept: 'text/html' } });
+      const html = await screen.text();
+      const script = /src="(\/app\/assets\/[\w-]+\.js)"/.exec(html)?.[1];
+      assert.ok(script, html);
+      assert.equal((await fetch(`${proxy.url}${script}`)).status, 200, script);
+      const deep = await fetch(`${proxy.url}/app/emails/em_1`);
       assert.equal(deep.status, 200);
+      assert.match(deep.headers.get('content-type') ?? '', /text\/html/);
 
       const { email, password } = await app.api.register();
       const login = await fetch(`${proxy.url}/v1/auth/login`, {

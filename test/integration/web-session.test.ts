@@ -37,12 +37,14 @@ describe('dashboard sessions by cookie (issue 19)', () => {
     const session = cookies.get('mr_session') ?? '';
     assert.match(session, /; HttpOnly/);
     assert.match(session, /; SameSite=Strict/);
-    assert.match(session, /; Path=\//);
+    // Path=/ exactly: the dashboard's pages are under /app/ (issue 30), its calls go to /v1.
+    assert.match(session, /; Path=\/(?:;|$)/);
     assert.doesNotMatch(session, /Secure/, 'BASE_URL is http: no Secure');
     assert.equal(cookieValue(session), res.body.token);
     const csrf = cookies.get('mr_csrf') ?? '';
     assert.doesNotMatch(csrf, /HttpOnly/);
     assert.match(csrf, /; SameSite=Strict/);
+    assert.match(csrf, /; Path=\/(?:;|$)/);
     assert.ok(cookieValue(csrf).length >= 40);
     const reg = await app.api.post('/v1/auth/register', {
       body: { email: 'cookie-reg@example.com', password: 'a long enough password', name: 'R' },
@@ -140,6 +142,10 @@ describe('dashboard cookies under an https BASE_URL (issue 19)', () => {
     // Under https the names carry the __Host- prefix (issue 28; test/security/small-boundaries).
     assert.match(cookies.get('__Host-mr_session') ?? '', /; Secure/);
     assert.match(cookies.get('__Host-mr_csrf') ?? '', /; Secure/);
+    // The prefix holds only with Path=/ (the browser drops the cookie otherwise), which the SPA under
+    // /app/ needs anyway to send it to /v1 (issue 30).
+    for (const name of ['__Host-mr_session', '__Host-mr_csrf'])
+      assert.match(cookies.get(name) ?? '', /; Path=\/(?:;|$)/, name);
     const session = cookieValue(cookies.get('__Host-mr_session'));
     const csrf = cookieValue(cookies.get('__Host-mr_csrf'));
     const headers = { cookie: `__Host-mr_session=${session}; __Host-mr_csrf=${csrf}`, 'x-csrf-token': csrf };

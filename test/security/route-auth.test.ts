@@ -2,7 +2,9 @@
 // skipped the X-Internal-Token guard and answered 200, because a prefix `router.use()` guard
 // matched case-sensitively while routes matched case-insensitively. This walks the real
 // app's route table and sends every protected route, unauthenticated, in the path variants
-// a router or a proxy might treat differently; each must answer 401 or 404.
+// a router or a proxy might treat differently; each must answer 401 or 404. A GET is sent a second
+// time as a browser's page load (Accept: text/html): before issue 30 that request was told apart by
+// its headers and left to the dashboard, which shared the Resend surface's paths.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -67,8 +69,11 @@ function send(
   method: string,
   rawPath: string,
   body: unknown,
+  accept?: string,
 ): Promise<{ status: number; text: string }> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string> = payload === undefined ? {} : { 'content-type': 'application/json' };
+  if (accept !== undefined) headers.accept = accept;
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -76,7 +81,7 @@ function send(
         port,
         method,
         path: rawPath,
-        headers: payload === undefined ? {} : { 'content-type': 'application/json' },
+        headers,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -203,9 +208,14 @@ async function walk(s: Served, account: string): Promise<{ tried: number; wrong:
     );
     const body = BODIES[key] ?? (['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined);
     for (const p of [concrete, ...variants(concrete)]) {
-      const res = await send(s.port, method, p, body);
-      tried++;
-      if (res.status !== 401 && res.status !== 404) wrong.push(`${method} ${p} -> ${res.status} ${res.text}`);
+      for (const accept of method === 'GET' ? [undefined, 'text/html'] : [undefined]) {
+        const res = await send(s.port, method, p, body, accept);
+        tried++;
+        if (res.status !== 401 && res.status !== 404)
+          wrong.push(
+            `${method} ${p} (Accept ${accept ?? 'none'}) -> ${res.status} ${res.text.slice(0, 120)}`,
+          );
+      }
     }
   }
   return { tried, wrong };

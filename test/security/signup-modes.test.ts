@@ -95,7 +95,7 @@ describe('SIGNUP_MODE=invite (the default)', () => {
   it('admits an invited address once, audited; the token cannot be used again', async () => {
     const inv = (await box.ctl('accounts', 'invite', 'guest@example.com')) as Invitation;
     assert.match(inv.token, /^inv_/);
-    assert.equal(inv.url, `${BASE_URL}/signup#invite=${inv.token}`);
+    assert.equal(inv.url, `${BASE_URL}/app/signup#invite=${inv.token}`);
     const listed = (await box.ctl('accounts', 'invitations')) as Record<string, unknown>[];
     assert.deepEqual(
       listed.map((i) => i.id),
@@ -185,7 +185,7 @@ describe('SIGNUP_MODE=invite (the default)', () => {
       body: { email: 'api-guest@example.com', expiresInDays: 3 },
     });
     assert.equal(created.status, 201, created.text);
-    assert.equal(created.body.url, `${BASE_URL}/signup#invite=${created.body.token}`);
+    assert.equal(created.body.url, `${BASE_URL}/app/signup#invite=${created.body.token}`);
     const list = await box.node.api.get<{ data: { id: string }[] }>('/v1/operator/invitations', {
       token: owner.body.token,
     });

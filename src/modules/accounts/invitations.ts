@@ -86,7 +86,7 @@ export async function createInvitation(deps: {
     });
   });
   const base = deps.baseUrl.endsWith('/') ? deps.baseUrl.slice(0, -1) : deps.baseUrl;
-  const url = `${base}/signup#invite=${token}`;
+  const url = `${base}/app/signup#invite=${token}`;
   return { ...view(row), token, url };
 }
 

@@ -1,4 +1,4 @@
-// Issue 19: without a built dashboard, `/` says how to build it instead of a bare 404.
+// Issue 19: without a built dashboard, `/app/` says how to build it instead of a bare 404.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import Koa from 'koa';
-import { webApp } from '../../../src/http/web-app';
+import { isResendPath } from '../../../src/compat/resend-paths';
+import { MOVED_PAGES, webApp } from '../../../src/http/web-app';
 
 describe('webApp without web/dist', () => {
   it('answers the screen paths 503 with the build instruction, under the CSP', async () => {
@@ -16,13 +17,24 @@ describe('webApp without web/dist', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const { port } = server.address() as AddressInfo;
-      const res = await fetch(`http://127.0.0.1:${port}/overview`);
+      const res = await fetch(`http://127.0.0.1:${port}/app/overview`);
       assert.equal(res.status, 503);
       assert.match(await res.text(), /npm run build/);
       assert.match(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
       assert.equal((await fetch(`http://127.0.0.1:${port}/v1/emails`)).status, 404);
+      assert.equal(
+        (await fetch(`http://127.0.0.1:${port}/overview`)).status,
+        503,
+        'redirected to /app/overview',
+      );
     } finally {
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe('the old screen paths redirected to /app/ (issue 30)', () => {
+  it("are none of the Resend surface's paths, which that API answers alone", () => {
+    for (const name of MOVED_PAGES) assert.equal(isResendPath(`/${name}`), false, name);
   });
 });
