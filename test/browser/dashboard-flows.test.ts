@@ -150,10 +150,12 @@ describe('dashboard in a real browser: the main flows', { skip: unavailable }, (
       subject: 'Your order 1001',
       html: '<p>Thanks for your order</p>',
       tags: { kind: 'order' },
+      attachments: [{ filename: 'invoice-1001.pdf', content: Buffer.from('%PDF-1.4 x').toString('base64') }],
       scheduledAt: new Date(Date.now() + 8_000).toISOString(),
     });
     const row = page.locator(`[data-email="${id}"]`);
-    await row.getByText('queued').waitFor({ timeout: 15_000 });
+    // Waiting for its time: `scheduled`, not `queued`.
+    await row.getByText('scheduled').waitFor({ timeout: 15_000 });
     await row.getByText('delivered').waitFor({ timeout: 60_000 });
     assert.equal(await page.evaluate<boolean>('window.notReloaded === true'), true);
     await checkScreen(page, 'emails');
@@ -161,6 +163,7 @@ describe('dashboard in a real browser: the main flows', { skip: unavailable }, (
     await heading('Your order 1001').waitFor();
     await page.getByRole('list', { name: 'Events' }).getByRole('listitem').first().waitFor();
     await page.getByRole('cell', { name: 'buyer@dest.test' }).waitFor();
+    await page.locator('.attachments').getByText('invoice-1001.pdf').waitFor();
     await checkScreen(page, 'email-detail');
   });
 
@@ -180,6 +183,12 @@ describe('dashboard in a real browser: the main flows', { skip: unavailable }, (
     );
     await page.goto(`${base}/app/emails/${id}`);
     await page.getByText('No such user here').first().waitFor();
+    // A text-only message previews its text, never an EMAIL_PART_NOT_FOUND body.
+    await page.getByText('Text only: the message has no HTML part.').waitFor();
+    assert.match((await page.locator('.preview iframe').getAttribute('src')) ?? '', /part=text/);
+    const preview = page.frameLocator('.preview iframe');
+    await preview.locator('body').getByText('x', { exact: true }).waitFor();
+    await page.getByText('None.').waitFor(); // no attachments
     await nav('Suppressions').click();
     await page.locator('[data-suppression="gone@dest.test"]').getByText('hard_bounce').waitFor();
     await checkScreen(page, 'suppressions');

@@ -102,6 +102,20 @@ describe('POST /v1/emails: the send pipeline up to the queue', () => {
       got.body.events?.map((e) => e.type),
       ['queued'],
     );
+    // The detail names its body parts and attachments (never their content).
+    const detail = got.body as unknown as {
+      parts: unknown;
+      attachments: { filename: string; contentType: string; sizeBytes: number; inline: boolean }[];
+    };
+    assert.deepEqual(detail.parts, { html: true, text: true });
+    assert.deepEqual(
+      detail.attachments.map((a) => [a.filename, a.contentType, a.inline]),
+      [
+        ['logo.png', 'image/png', true],
+        ['a.txt', 'application/octet-stream', false],
+      ],
+    );
+    assert.equal(detail.attachments[1]?.sizeBytes, 5);
   });
 
   it('logs one line per send: the access line carries the email_queued event', async () => {

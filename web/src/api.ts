@@ -185,6 +185,13 @@ export interface Email {
   readonly recipients: Recipient[];
   readonly events?: EmailEvent[];
   readonly delivery?: Delivery;
+  readonly parts?: { readonly html: boolean; readonly text: boolean };
+  readonly attachments?: readonly {
+    readonly filename: string;
+    readonly contentType: string;
+    readonly sizeBytes: number;
+    readonly inline: boolean;
+  }[];
 }
 
 export interface DnsRecord {

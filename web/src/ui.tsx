@@ -58,7 +58,8 @@ export function Empty(props: { children: ComponentChildren }) {
   return <p class="empty">{props.children}</p>;
 }
 
-const fmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+// timeStyle 'long' names the viewer's zone ("14:05:00 CET"), so a time is never ambiguous.
+const fmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'long' });
 
 /** A time in the browser's zone, with the UTC value on hover (issue 19). */
 export function Time(props: { iso: string | null | undefined }) {
@@ -89,6 +90,21 @@ export function CopyButton(props: { value: string; label: string }) {
       {done ? 'Copied' : 'Copy'}
     </button>
   );
+}
+
+/**
+ * A message's status as a person reads it: a queued message waiting for its scheduledAt is
+ * `scheduled`, with the time in the viewer's zone beside it.
+ */
+export function StatusBadge(props: { status: string; scheduledAt?: string | null | undefined }) {
+  if (props.status === 'queued' && props.scheduledAt && Date.parse(props.scheduledAt) > Date.now()) {
+    return (
+      <span class="status-scheduled">
+        <Badge value="scheduled" tone="neutral" /> <Time iso={props.scheduledAt} />
+      </span>
+    );
+  }
+  return <Badge value={props.status} />;
 }
 
 export function Badge(props: { value: string; tone?: 'good' | 'bad' | 'warn' | 'neutral' }) {

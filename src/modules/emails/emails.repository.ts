@@ -46,6 +46,19 @@ export async function eventsOf(db: Kysely<Database>, emailId: string): Promise<E
   return db.selectFrom('email_events').selectAll().where('email_id', '=', emailId).orderBy('id').execute();
 }
 
+/** What the message carries as attachments (never their content), in their order. */
+export async function attachmentsOf(
+  db: Kysely<Database>,
+  emailId: string,
+): Promise<{ filename: string; content_type: string; size_bytes: number; cid: string | null }[]> {
+  return db
+    .selectFrom('email_attachments')
+    .select(['filename', 'content_type', 'size_bytes', 'cid'])
+    .where('email_id', '=', emailId)
+    .orderBy('position')
+    .execute();
+}
+
 export interface EmailListQuery {
   readonly userId: string;
   readonly status?: EmailStatus | undefined;

@@ -75,6 +75,23 @@ export const EmailView = z
       .optional()
       .describe('Only on GET /v1/emails/{id}: null for live mail, the capture of test mail.'),
     events: z.array(EmailEventView).optional().describe('Only on GET /v1/emails/{id}.'),
+    parts: z
+      .object({ html: z.boolean(), text: z.boolean() })
+      .optional()
+      .describe('Only on GET /v1/emails/{id}: which bodies the message has (what /preview?part= can show).'),
+    attachments: z
+      .array(
+        z.object({
+          filename: z.string(),
+          contentType: z.string(),
+          sizeBytes: z.number().int(),
+          inline: z.boolean().describe('Referenced from the HTML by Content-ID'),
+        }),
+      )
+      .optional()
+      .describe(
+        'Only on GET /v1/emails/{id}: the attachments sent through the API, in order (not their content). Empty for a message submitted over SMTP, whose attachments are inside its raw message.',
+      ),
   })
   .meta({ id: 'Email' });
 

@@ -5,7 +5,18 @@ import { findCapturedInfo, findCapturedRaw } from './captured-message.repository
 import { captureView, emailView } from './email-view';
 import { emailNotFound, emailPartNotFound } from './emails.errors';
 import type { EmailListQuery } from './emails.repository';
-import { eventsOf, findAccountEmail, listEmails, recipientsOf } from './emails.repository';
+import { attachmentsOf, eventsOf, findAccountEmail, listEmails, recipientsOf } from './emails.repository';
+
+/** The single-message view: the list's, plus its timeline, capture, body parts and attachments. */
+export type EmailDetailView = ReturnType<typeof emailView> & {
+  readonly parts: { readonly html: boolean; readonly text: boolean };
+  readonly attachments: readonly {
+    readonly filename: string;
+    readonly contentType: string;
+    readonly sizeBytes: number;
+    readonly inline: boolean;
+  }[];
+};
 
 /**
  * One message with its recipients and timeline, read from one snapshot (`readConsistently`, unless
@@ -16,7 +27,7 @@ export async function getEmailView(deps: {
   db: Kysely<Database>;
   userId: string;
   emailId: string;
-}): Promise<ReturnType<typeof emailView>> {
+}): Promise<EmailDetailView> {
   if (!deps.db.isTransaction) return readConsistently(deps.db, (db) => getEmailView({ ...deps, db }));
   const { db } = deps;
   const email = await findAccountEmail(db, deps.userId, deps.emailId);
@@ -24,7 +35,17 @@ export async function getEmailView(deps: {
   const recipients = await recipientsOf(db, [email.id]);
   const events = await eventsOf(db, email.id);
   const captured = email.mode === 'test' ? await findCapturedInfo(db, deps.userId, email.id) : undefined;
-  return emailView(email, recipients, events, captureView(email, captured));
+  const attachments = await attachmentsOf(db, email.id);
+  return {
+    ...emailView(email, recipients, events, captureView(email, captured)),
+    parts: { html: email.html !== null, text: email.text !== null },
+    attachments: attachments.map((a) => ({
+      filename: a.filename,
+      contentType: a.content_type,
+      sizeBytes: a.size_bytes,
+      inline: a.cid !== null,
+    })),
+  };
 }
 
 export async function listEmailViews(deps: { db: Kysely<Database>; userId: string; query: EmailListQuery }) {

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import type { Email } from '../api';
 import { IN_FLIGHT, get, post } from '../api';
-import { Badge, ErrorBox, Loaded, PageTitle, Time, useAction, useLoad } from '../ui';
+import { Badge, ErrorBox, Loaded, PageTitle, StatusBadge, Time, useAction, useLoad } from '../ui';
 
 export function EmailDetail(props: { id: string }) {
   const path = `/v1/emails/${encodeURIComponent(props.id)}`;
@@ -29,7 +29,7 @@ export function EmailDetail(props: { id: string }) {
             <dl class="facts">
               <dt>Status</dt>
               <dd>
-                <Badge value={email.status} />
+                <StatusBadge status={email.status} scheduledAt={email.scheduledAt} />
               </dd>
               <dt>From</dt>
               <dd>{email.from}</dd>
@@ -116,7 +116,8 @@ export function EmailDetail(props: { id: string }) {
                 </li>
               ))}
             </ol>
-            <Preview base={path} />
+            <Attachments email={email} />
+            <Preview base={path} parts={email.parts} />
             <h2>Headers</h2>
             <pre class="headers">
               {email.headers
@@ -160,27 +161,80 @@ function WhyQueued(props: { email: Email }) {
   );
 }
 
+function kilobytes(n: number): string {
+  return n < 1024
+    ? `${n} B`
+    : n < 1024 * 1024
+      ? `${(n / 1024).toFixed(1)} KB`
+      : `${(n / 1048576).toFixed(1)} MB`;
+}
+
+/** The attachments sent with the message (names, types, sizes; the content is in the raw download). */
+function Attachments(props: { email: Email }) {
+  const list = props.email.attachments ?? [];
+  return (
+    <>
+      <h2>Attachments</h2>
+      {list.length === 0 ? (
+        <p class="muted">None.</p>
+      ) : (
+        <ul class="attachments">
+          {list.map((a, i) => (
+            <li key={i}>
+              <span class="mono">{a.filename}</span> <span class="muted">{a.contentType}</span> ·{' '}
+              {kilobytes(a.sizeBytes)}
+              {a.inline ? <Badge value="inline" tone="neutral" /> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
 /**
  * Email HTML is hostile (issue 19): it renders in an iframe sandboxed without allow-scripts and
  * allow-same-origin, from an endpoint that sends its own CSP blocking remote loads unless asked.
  */
-export function Preview(props: { base: string }) {
-  const [part, setPart] = useState<'html' | 'text'>('html');
+export function Preview(props: { base: string; parts?: { html: boolean; text: boolean } | undefined }) {
+  // Only the parts the message has: a text-only message opens on its text, never on an error.
+  const has = props.parts ?? { html: true, text: true };
+  const [part, setPart] = useState<'html' | 'text'>(has.html || !has.text ? 'html' : 'text');
   const [remote, setRemote] = useState(false);
+  if (!has.html && !has.text) {
+    return (
+      <div class="preview">
+        <h2>Preview</h2>
+        <p class="muted">
+          No stored body to show (a message submitted over SMTP keeps only its raw form): download the raw
+          message above to read it.
+        </p>
+      </div>
+    );
+  }
   return (
     <div class="preview">
       <h2>Preview</h2>
       <div class="actions" role="group" aria-label="Preview options">
-        <label class="inline">
-          <input type="radio" name="part" checked={part === 'html'} onChange={() => setPart('html')} /> HTML
-        </label>
-        <label class="inline">
-          <input type="radio" name="part" checked={part === 'text'} onChange={() => setPart('text')} /> Text
-        </label>
-        <label class="inline">
-          <input type="checkbox" checked={remote} onChange={(e) => setRemote(e.currentTarget.checked)} /> Load
-          remote images
-        </label>
+        {has.html ? (
+          <label class="inline">
+            <input type="radio" name="part" checked={part === 'html'} onChange={() => setPart('html')} /> HTML
+          </label>
+        ) : null}
+        {has.text ? (
+          <label class="inline">
+            <input type="radio" name="part" checked={part === 'text'} onChange={() => setPart('text')} /> Text
+          </label>
+        ) : null}
+        {!has.html || !has.text ? (
+          <span class="muted">{has.html ? 'No text part.' : 'Text only: the message has no HTML part.'}</span>
+        ) : null}
+        {part === 'html' ? (
+          <label class="inline">
+            <input type="checkbox" checked={remote} onChange={(e) => setRemote(e.currentTarget.checked)} />{' '}
+            Load remote images
+          </label>
+        ) : null}
       </div>
       <iframe
         title="Message preview"

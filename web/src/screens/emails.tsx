@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import type { Domain, Email, Page } from '../api';
 import { EMAIL_STATUSES, IN_FLIGHT, get, qs } from '../api';
-import { Badge, Empty, Loaded, PageTitle, Time, dayBound, field, useLoad } from '../ui';
+import { Empty, Loaded, PageTitle, StatusBadge, Time, dayBound, field, useLoad } from '../ui';
 
 interface Filters {
   status: string;
@@ -138,7 +138,7 @@ export function Emails() {
                     {page.data.map((e) => (
                       <tr key={e.id} data-email={e.id}>
                         <td>
-                          <Badge value={e.status} />
+                          <StatusBadge status={e.status} scheduledAt={e.scheduledAt} />
                         </td>
                         <td>
                           <Link href={`/emails/${e.id}`}>{e.subject || '(no subject)'}</Link>
