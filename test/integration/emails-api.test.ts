@@ -229,7 +229,7 @@ describe('POST /v1/emails: the send pipeline up to the queue', () => {
     // Why, since when, and how to lift it.
     assert.match(
       suppressed.body.error.message,
-      /^Not sent: blocked@example\.org \(added by hand since \d{4}-\d\d-\d\dT[\d:.]+Z\) is on the account’s suppression list\. .*DELETE \/v1\/suppressions\/\{email\}/,
+      /^Not sent: a recipient is suppressed on this account: blocked@example\.org \(added by hand since \d{4}-\d\d-\d\dT[\d:.]+Z\)\. .*DELETE \/v1\/suppressions\/\{email\}/,
     );
     const dup = await app.api.post<ErrorBody>('/v1/suppressions', {
       token: apiKey,

@@ -29,7 +29,7 @@ export function suppressedRefusal(suppressed: readonly SuppressedRecipient[]): A
     ? ' A complaint or an unsubscribe is the recipient’s wish: lift it only with their consent.'
     : '';
   return suppressedRecipient(
-    `Not sent: ${listed} ${suppressed.length === 1 ? 'is' : 'are'} on the account’s suppression list. Nothing was sent to any recipient. Remove an address with DELETE /v1/suppressions/{email} (or on the dashboard’s Suppressions screen) once it can receive mail again, then send again.${lift}`,
+    `Not sent: ${suppressed.length === 1 ? 'a recipient is' : 'recipients are'} suppressed on this account: ${listed}. Nothing was sent to any recipient. Remove an address with DELETE /v1/suppressions/{email} (or on the dashboard’s Suppressions screen) once it can receive mail again, then send again.${lift}`,
     {
       recipients: suppressed.map((s) => s.email),
       suppressions: suppressed.map((s) => ({ email: s.email, type: s.type, since: s.since })),
