@@ -9,7 +9,16 @@ import {
   ratio,
   statusMatches,
 } from '../../../src/modules/bounces/corpus-accuracy';
-import { FOLDS, foldOf, measureFolds } from '../../../src/modules/bounces/corpus-folds';
+import {
+  familyOf,
+  FOLDS,
+  foldOf,
+  heldOutSplits,
+  measureFamiliesOut,
+  measureFolds,
+  rowsNotLearnedFrom,
+} from '../../../src/modules/bounces/corpus-folds';
+import type { StatusPattern } from '../../../src/modules/bounces/pattern-row';
 import { STATUS_PATTERNS, textSays, withRowsDisabled } from '../../../src/modules/bounces/status-patterns';
 
 // dist/test/unit/bounces → the repository root is four levels up; the corpus sits beside it.
@@ -100,5 +109,65 @@ describe('k-fold accuracy on the corpus (issue 22 item 4)', () => {
     assert.match(run.stdout, /5-fold \(rules written on 4\/5, scored on the held-out 1\/5/);
     for (let k = 0; k < FOLDS; k++) assert.match(run.stdout, new RegExp(`fold ${k}: `));
     assert.match(run.stdout, /mean held-out kind accuracy: \d+\.\d %/);
+    assert.match(run.stdout, /leave-one-MTA-family-out \(\d+ families/);
+    assert.match(run.stdout, /pooled family-out kind accuracy: \d+\.\d %/);
+  });
+});
+
+describe('leave-one-MTA-family-out accuracy (issue 35 item 3)', () => {
+  it('groups files by the name of the software that wrote them', () => {
+    assert.equal(familyOf('lhost-postfix-17.eml'), 'lhost-postfix');
+    assert.equal(familyOf('rhost-google-03.eml'), 'rhost-google');
+    assert.equal(familyOf('rfc3464-05.eml'), 'rfc3464');
+    assert.equal(familyOf('lhost-x1-02.eml'), 'lhost-x1');
+    assert.equal(familyOf('single.eml'), 'single');
+  });
+
+  it("never lets a split's training set contain its test family", () => {
+    const names = ['lhost-a-01.eml', 'lhost-a-02.eml', 'lhost-b-01.eml', 'rfc3464-01.eml', 'rfc3464-02.eml'];
+    const splits = heldOutSplits(names, familyOf);
+    assert.deepEqual(
+      splits.map((s) => s.group),
+      ['lhost-a', 'lhost-b', 'rfc3464'],
+    );
+    for (const s of splits) {
+      assert.ok(s.test.length > 0);
+      assert.ok(s.test.every((n) => familyOf(n) === s.group));
+      assert.ok(
+        s.train.every((n) => familyOf(n) !== s.group),
+        `${s.group} leaked into its training set`,
+      );
+      assert.equal(s.test.length + s.train.length, names.length);
+    }
+  });
+
+  it('switches off exactly the rows supported by the held-out family alone', () => {
+    const [a, b, c] = STATUS_PATTERNS.filter((r) => r.source === 'corpus');
+    assert.ok(a !== undefined && b !== undefined && c !== undefined);
+    const support = new Map<StatusPattern, Set<string>>([
+      [a, new Set(['lhost-a-01.eml', 'lhost-a-02.eml'])],
+      [b, new Set(['lhost-a-01.eml', 'lhost-b-01.eml'])],
+      [c, new Set()],
+    ]);
+    const [held] = heldOutSplits(['lhost-a-01.eml', 'lhost-a-02.eml', 'lhost-b-01.eml'], familyOf);
+    assert.equal(held?.group, 'lhost-a');
+    const off = rowsNotLearnedFrom(support, held?.train ?? []);
+    assert.deepEqual([...off], [a]);
+  });
+
+  it(`scores at least ${KIND_TARGET * 100} % pooled kind accuracy with each family held out`, async (t) => {
+    if (!existsSync(resolve(CORPUS, 'expected.json'))) {
+      t.skip(`corpus not found at ${CORPUS}`);
+      return;
+    }
+    const h = measureFamiliesOut(await loadCorpus(CORPUS));
+    t.diagnostic(`pooled family-out kind accuracy ${(h.pooledKindAccuracy * 100).toFixed(1)} %`);
+    for (const c of h.confusions) t.diagnostic(`${c.count} × ${c.expected} → ${c.actual}`);
+    assert.ok(h.groups.length > 20, `${h.groups.length} families`);
+    assert.equal(
+      h.expectedRecipients,
+      h.groups.reduce((s, g) => s + g.accuracy.expectedRecipients, 0),
+    );
+    assert.ok(h.pooledKindAccuracy >= KIND_TARGET, `pooled ${(h.pooledKindAccuracy * 100).toFixed(1)} %`);
   });
 });
