@@ -69,9 +69,12 @@ function hostLevel(failure: SmtpFailure): boolean {
   return true;
 }
 
+/** node:tls verification errors (X509 codes and ERR_TLS_CERT_ALTNAME_INVALID). */
+const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_/;
+
 /** What the attempt says about a host that took nothing (for the recipients' deferral). */
 function openSaid(failure: SmtpFailure, host: RouteHost, enforced: boolean): Said {
-  if (enforced && failure.code === 'ETLS') {
+  if (enforced && (failure.code === 'ETLS' || CERTIFICATE_ERROR.test(failure.originalCode ?? ''))) {
     const why =
       failure.command === 'STARTTLS' && failure.response !== null
         ? `${host.name} offers no STARTTLS (${failure.response.trim()})`

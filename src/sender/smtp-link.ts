@@ -64,6 +64,8 @@ export interface LinkOptions {
 /** An error of nodemailer's client, as far as the sender reads it. */
 export interface SmtpFailure {
   readonly code: string | null;
+  /** The system or TLS error beneath it (ECONNREFUSED, CERT_HAS_EXPIRED …). */
+  readonly originalCode: string | null;
   /** The remote's reply line(s), when the failure is one. */
   readonly response: string | null;
   readonly responseCode: number | null;
@@ -78,6 +80,7 @@ export function smtpFailure(err: unknown): SmtpFailure {
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   return {
     code: str(e.code),
+    originalCode: str(e.originalCode),
     response: str(e.response),
     responseCode: typeof e.responseCode === 'number' ? e.responseCode : null,
     message: err instanceof Error ? err.message : String(err),
