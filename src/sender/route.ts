@@ -106,15 +106,18 @@ interface Resolved {
   readonly failure?: string | undefined;
 }
 
-/** A then AAAA (IPv4 first: a host with broken IPv6 routes loses no time before its IPv4 try). */
+/**
+ * AAAA then A: IPv6 first where the host has both, as Haraka's outbound did (RFC 6724's default
+ * preference); OUTBOUND_IPV6=false is the setting for a host whose IPv6 routes do not work.
+ */
 async function addressesOf(name: string, deps: RouteDeps): Promise<Resolved> {
   const [v4, v6] = await Promise.all([
     deps.dns.a(name),
     deps.path.ipv6 ? deps.dns.aaaa(name) : Promise.resolve<DnsLookup<string>>({ status: 'nodata' }),
   ]);
   const addresses = [
-    ...(v4.status === 'found' ? v4.records : []),
     ...(v6.status === 'found' ? v6.records : []),
+    ...(v4.status === 'found' ? v4.records : []),
   ];
   return { addresses, failure: addresses.length === 0 ? (failedLookup(v4) ?? failedLookup(v6)) : undefined };
 }

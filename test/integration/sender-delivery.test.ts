@@ -243,6 +243,33 @@ describe('sender: delivery to the MX over loopback', () => {
     assert.equal(sinks.get('127.0.0.44')!.messages[0]?.secure, false);
   });
 
+  it('leaves from OUTBOUND_SOURCE_ADDRESS(_V6), prefers IPv6, and skips AAAA with OUTBOUND_IPV6 off', async () => {
+    const v6 = await startSmtpSink({ host: '::1', port, name: 'mx.v6' });
+    try {
+      dns.set('dual.test', 'MX', [{ exchange: 'mx.dual.test', priority: 10 }]);
+      dns.set('mx.dual.test', 'A', ['127.0.0.41']);
+      dns.set('mx.dual.test', 'AAAA', ['::1']);
+      dns.set('v4.test', 'MX', [{ exchange: 'mx.v4.test', priority: 10 }]);
+      dns.set('mx.v4.test', 'A', ['127.0.0.41']);
+      const path = { ipv6: true, port, sourceV4: '127.0.0.77', sourceV6: '::1' };
+      const v4Route = await resolveRoute('v4.test', { ...routeDeps, path });
+      const [four] = await deliver(v4Route, { from: FROM, to: ['a@v4.test'] }, MESSAGE, { pool });
+      assert.equal(four?.outcome, 'delivered', JSON.stringify(four));
+      assert.equal(sinks.get('127.0.0.41')!.messages[0]?.remoteAddress, '127.0.0.77');
+      const dualRoute = await resolveRoute('dual.test', { ...routeDeps, path });
+      const [both] = await deliver(dualRoute, { from: FROM, to: ['b@dual.test'] }, MESSAGE, { pool });
+      assert.equal(both?.outcome, 'delivered', JSON.stringify(both));
+      assert.equal(v6.messages[0]?.remoteAddress, '::1', 'IPv6 first where both exist');
+      const v6Connections = v6.connections;
+      const [off] = await send('dual.test', ['c@dual.test']);
+      assert.equal(off?.outcome, 'delivered');
+      assert.equal(v6.connections, v6Connections, 'OUTBOUND_IPV6=false: no IPv6 connection');
+      assert.equal(sinks.get('127.0.0.41')!.messages.length, 2);
+    } finally {
+      await v6.close();
+    }
+  });
+
   it('sends through SMTP_RELAY with AUTH after STARTTLS, ignoring the MX', async () => {
     const relay = await startSmtpSink({ auth: { user: 'relay-user', pass: 'relay-secret' } });
     try {

@@ -30,7 +30,7 @@ describe('resolveRoute', () => {
     };
   });
 
-  it('orders MX hosts by preference, each host A before AAAA, on port 25', async () => {
+  it('orders MX hosts by preference, each host AAAA before A, on port 25', async () => {
     dns.set('prio.test', 'MX', [
       { exchange: 'backup.prio.test', priority: 20 },
       { exchange: 'primary.prio.test', priority: 10 },
@@ -46,8 +46,8 @@ describe('resolveRoute', () => {
     assert.deepEqual(
       route.hosts.map((h) => [h.name, h.address, h.port, h.priority]),
       [
-        ['primary.prio.test', '203.0.114.10', 25, 10],
         ['primary.prio.test', '2001:db9::10', 25, 10],
+        ['primary.prio.test', '203.0.114.10', 25, 10],
         ['backup.prio.test', '203.0.114.20', 25, 20],
       ],
     );
@@ -117,6 +117,10 @@ describe('resolveRoute', () => {
     const failed = await resolveRoute('servfail.test', deps);
     assert.equal(failed.kind, 'defer');
     if (failed.kind === 'defer') assert.match(failed.response, /SERVFAIL/);
+    dns.fail('timeout.test', 'TIMEOUT');
+    const late = await resolveRoute('timeout.test', deps);
+    assert.equal(late.kind, 'defer');
+    if (late.kind === 'defer') assert.match(late.response, /TIMEOUT/);
     dns.set('dangling.test', 'MX', [{ exchange: 'gone.dangling.test', priority: 10 }]);
     const dangling = await resolveRoute('dangling.test', deps);
     assert.equal(dangling.kind, 'defer');
@@ -164,8 +168,8 @@ describe('resolveRoute', () => {
       assert.deepEqual(
         both.hosts.map((h) => [h.address, h.port, h.localAddress]),
         [
-          ['203.0.114.60', 2525, '198.51.100.7'],
           ['2001:db9::60', 2525, '2001:db9::7'],
+          ['203.0.114.60', 2525, '198.51.100.7'],
         ],
       );
     }
