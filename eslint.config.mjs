@@ -102,6 +102,26 @@ export default tseslint.config(
     },
   },
   {
+    // The sender (issue 31) delivers over SMTP itself: below the worker that will call it, beside
+    // src/mta, whose pure helpers (guard, MTA-STS, DKIM, limits) it reuses. No process layer and no
+    // module repository: what it needs from the database the caller passes in.
+    files: ['src/sender/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(http|worker)(/|$)|\\.repository$|(^|/)mta/(mta-runtime|main|haraka-[a-z-]+)$',
+              message:
+                'src/sender imports the foundations, module contracts and src/mta pure helpers only: no process layer, no repository.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -80,6 +80,8 @@ export interface HttpsFetchOptions {
   /** 443; another port only in tests (MTA_STS_TEST_PORT). */
   readonly port: number;
   readonly timeoutMs: number;
+  /** Trusted CAs instead of the process's defaults (the sender passes the system's plus EXTRA_CA_FILE). */
+  readonly ca?: readonly string[] | undefined;
 }
 
 /** GET https://mta-sts.<domain>/.well-known/mta-sts.txt, no redirects (§3.3), 200 and text/plain only. */
@@ -110,6 +112,7 @@ export function httpsPolicyFetcher(options: HttpsFetchOptions): (domain: string)
           path: '/.well-known/mta-sts.txt',
           lookup,
           timeout: options.timeoutMs,
+          ...(options.ca === undefined ? {} : { ca: [...options.ca] }),
         },
         (res) => {
           const type = res.headers['content-type'] ?? '';

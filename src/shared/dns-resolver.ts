@@ -27,6 +27,7 @@ export interface DnsResolver {
   mx(name: string): Promise<DnsLookup<MxRecord>>;
   cname(name: string): Promise<DnsLookup<string>>;
   a(name: string): Promise<DnsLookup<string>>;
+  aaaa(name: string): Promise<DnsLookup<string>>;
   /** `dns.promises.resolve`-shaped function for mailauth's `resolver` option (throws ENOTFOUND / ENODATA for no record). */
   readonly mailauth: DNSResolver;
   /** The servers queried, `ip:port`; empty means the system's resolvers. */
@@ -123,5 +124,6 @@ export function createDnsResolver(options: DnsResolverOptions = {}): DnsResolver
     mx: (name) => lookup(() => resolver.resolveMx(name)),
     cname: (name) => lookup(() => resolver.resolveCname(name)),
     a: (name) => lookup(() => resolver.resolve4(name)),
+    aaaa: (name) => lookup(() => resolver.resolve6(name)),
   };
 }

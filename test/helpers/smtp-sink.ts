@@ -25,6 +25,8 @@ export interface SinkMessage {
   helo: string;
   /** The client's address as the sink saw it (the sender's source address). */
   remoteAddress: string;
+  /** The user the client authenticated as (with the `auth` option), else undefined. */
+  user?: string | undefined;
 }
 
 export interface SmtpSinkOptions {
@@ -40,6 +42,8 @@ export interface SmtpSinkOptions {
   port?: number;
   /** STARTTLS key and certificate (PEM); default smtp-server's built-in test pair (for localhost). */
   tls?: { key: Buffer; cert: Buffer };
+  /** Require AUTH (PLAIN/LOGIN, after STARTTLS) with these credentials, as a smarthost does. */
+  auth?: { user: string; pass: string };
   /** Greet every connection with this (e.g. 421 busy) and close, instead of 220. */
   greeting?: { code: 421 | 554; message: string };
 }
@@ -128,12 +132,21 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       secure: session.secure,
       helo: session.hostNameAppearsAs,
       remoteAddress: session.remoteAddress,
+      user: typeof session.user === 'string' ? session.user : undefined,
     });
   };
 
   const server = new SMTPServer({
     name: options.name ?? 'sink.test',
-    authOptional: true,
+    authOptional: options.auth === undefined,
+    onAuth(auth, _session, callback) {
+      const ok =
+        options.auth !== undefined &&
+        auth.username === options.auth.user &&
+        auth.password === options.auth.pass;
+      if (ok) callback(null, { user: auth.username });
+      else callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+    },
     disabledCommands: options.disabledCommands ?? [],
     size: options.maxSize ?? DEFAULT_MAX_SIZE,
     rejectOversized: true,
