@@ -132,6 +132,11 @@ export interface Page<T> {
   readonly nextCursor: string | null;
 }
 
+/** `GET /v1/auth/options` (no authentication). */
+export interface AuthOptions {
+  readonly origin: string;
+}
+
 export interface Me {
   readonly id: string;
   readonly email: string;
