@@ -202,6 +202,16 @@ export interface DnsRecord {
   readonly ttl: number;
   readonly required: boolean;
   readonly description: string;
+  /** False when it names a host of the server that is no public DNS name (MAIL_HOSTNAME). */
+  readonly usable: boolean;
+  readonly unusableReason?: string;
+}
+
+/** `mailHostname` of `GET /v1/settings`. */
+export interface MailHostname {
+  readonly name: string;
+  readonly usable: boolean;
+  readonly reason?: string;
 }
 
 export interface Domain {
