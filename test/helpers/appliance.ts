@@ -153,7 +153,7 @@ async function startOnce(
     SUBMISSION_PORT: String(submission),
     MTA_INJECT_PORT: String(inject),
     BIND_ADDRESS: '127.0.0.1',
-    MAIL_HOSTNAME: 'mx.mailroom.test',
+    MAIL_HOSTNAME: 'mx.mailroom-appliance.net',
     INTERNAL_API_TOKEN: internalToken,
     HTTP_RATE_LIMIT_PER_MINUTE: '100000',
     AUTH_RATE_LIMIT_PER_15_MIN: '100000',

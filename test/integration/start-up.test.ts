@@ -44,7 +44,7 @@ async function runUntilExit(
       SMTP_PORT: String(smtp),
       SUBMISSION_PORT: String(submission),
       BIND_ADDRESS: '127.0.0.1',
-      MAIL_HOSTNAME: 'mx.mailroom.test',
+      MAIL_HOSTNAME: 'mx.mailroom-appliance.net',
       LOG_LEVEL: 'info',
       ...env,
     },
@@ -122,7 +122,10 @@ describe('start-up: a listener that cannot bind', () => {
         [`PORT ${port} is already in use`],
       );
       assert.equal(lines.filter((l) => l.event === 'process_started' && l.name === 'api').length, 1);
-      assert.ok(!lines.some((l) => l.event === 'mail_hostname_not_fqdn'), 'mx.mailroom.test is fine');
+      assert.ok(
+        !lines.some((l) => l.event === 'mail_hostname_not_fqdn'),
+        'mx.mailroom-appliance.net is fine',
+      );
     } finally {
       holder.close();
     }

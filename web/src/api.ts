@@ -132,6 +132,11 @@ export interface Page<T> {
   readonly nextCursor: string | null;
 }
 
+/** `GET /v1/auth/options` (no authentication). */
+export interface AuthOptions {
+  readonly origin: string;
+}
+
 export interface Me {
   readonly id: string;
   readonly email: string;
@@ -204,6 +209,16 @@ export interface DnsRecord {
   readonly ttl: number;
   readonly required: boolean;
   readonly description: string;
+  /** False when it names a host of the server that is no public DNS name (MAIL_HOSTNAME). */
+  readonly usable: boolean;
+  readonly unusableReason?: string;
+}
+
+/** `mailHostname` of `GET /v1/settings`. */
+export interface MailHostname {
+  readonly name: string;
+  readonly usable: boolean;
+  readonly reason?: string;
 }
 
 export interface Domain {

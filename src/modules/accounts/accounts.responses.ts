@@ -18,6 +18,17 @@ export const MeView = z
   .object({ id: z.string(), email: z.string(), name: z.string(), status: accountStatus, role })
   .meta({ id: 'Me' });
 
+/** GET /v1/auth/options: what the sign-in screen needs before anyone signs in. */
+export const AuthOptionsView = z
+  .object({
+    origin: z
+      .string()
+      .describe(
+        "BASE_URL's origin (scheme, host, port): the one origin the dashboard's state changes are accepted from.",
+      ),
+  })
+  .meta({ id: 'AuthOptions' });
+
 const nullableInt = z.number().int().nullable();
 
 /** What the operator routes answer (operator.routes.ts). */

@@ -5,7 +5,7 @@ import { limitFailedAttemptsByIp } from '../../http/rate-limit';
 import { RouteGroup } from '../../http/route';
 import { changePasswordBody, loginBody, registerBody } from './accounts.schemas';
 import { changePassword, getAccount, login, logout, register } from './accounts.usecases';
-import { MeView, SessionView } from './accounts.responses';
+import { AuthOptionsView, MeView, SessionView } from './accounts.responses';
 import type { CredentialAttempts } from './credential-attempts';
 import { clearSessionCookies, cookiesSecure, setSessionCookies } from './session-cookies';
 
@@ -16,13 +16,29 @@ import { clearSessionCookies, cookiesSecure, setSessionCookies } from './session
 const CREDENTIAL_BODY_BYTES = 16 * 1024;
 
 /**
- * `/v1/auth/*`: register, login, me, change-password. Credential endpoints share a per-IP
+ * `/v1/auth/*`: options, register, login, me, change-password. Credential endpoints share a per-IP
  * budget of failed attempts.
  */
 export function accountRoutes(deps: ApiDeps, credentialLimiter: CredentialAttempts): RouteGroup {
   const routes = new RouteGroup(deps, '/v1/auth', 'Account');
   const limited = limitFailedAttemptsByIp(credentialLimiter, 'credentials');
   const secure = cookiesSecure(deps.config.baseUrl);
+  const origin = new URL(deps.config.baseUrl).origin;
+
+  routes.define(
+    {
+      method: 'get',
+      path: '/options',
+      auth: 'none',
+      operationId: 'authOptions',
+      summary: "What a sign-in screen needs before signing in: BASE_URL's origin",
+      ok: { status: 200, schema: AuthOptionsView, description: 'The options' },
+    },
+    (ctx) => {
+      // Public already: every link the service generates starts with BASE_URL.
+      ctx.body = { origin };
+    },
+  );
 
   routes.define(
     {

@@ -1,3 +1,4 @@
+import { publicDnsNameProblem } from '../../shared/public-dns-name';
 import { defaultDmarc } from './dmarc-check';
 import { inboundHost, MX_PRIORITY } from './mx-check';
 import { RETURN_PATH_LABEL } from './return-path-check';
@@ -16,6 +17,13 @@ export interface DnsRecord {
   readonly ttl: number;
   readonly required: boolean;
   readonly description: string;
+  /**
+   * False when the record names one of the appliance's hosts that is no public DNS name
+   * (MAIL_HOSTNAME left as the container's host name): published, it cannot work.
+   */
+  readonly usable: boolean;
+  /** Why not, and which setting to change; only when `usable` is false. */
+  readonly unusableReason?: string;
 }
 
 /** The appliance's names the records point at (config: SPF_INCLUDE_HOST, BOUNCE_HOST, MX_HOST). */
@@ -35,9 +43,35 @@ export interface RecordSubject {
 
 const TTL = 3600;
 
+/** The appliance host a record names, and the setting it comes from. */
+const SERVICE_HOST: Partial<Record<DnsRecord['purpose'], readonly [keyof ServiceHosts, string, string]>> = {
+  spf: ['spfIncludeHost', 'SPF_INCLUDE_HOST', '_spf.$MAIL_HOSTNAME'],
+  return_path: ['bounceHost', 'BOUNCE_HOST', '$MAIL_HOSTNAME'],
+  mx: ['mxHost', 'MX_HOST', '$MAIL_HOSTNAME'],
+};
+
+/** Whether a record can work at all: the appliance host it names must be a public DNS name. */
+export function recordUsability(
+  purpose: DnsRecord['purpose'],
+  hosts: ServiceHosts,
+): Pick<DnsRecord, 'usable' | 'unusableReason'> {
+  const named = SERVICE_HOST[purpose];
+  if (named === undefined) return { usable: true };
+  const [field, setting, fallback] = named;
+  const problem = publicDnsNameProblem(hosts[field]);
+  if (problem === undefined) return { usable: true };
+  return {
+    usable: false,
+    unusableReason:
+      `It names ${hosts[field]}, which is not a public DNS name (${problem}): receivers cannot look it up, ` +
+      `so this record cannot work. Set MAIL_HOSTNAME to this server's public name (or ${setting}, ` +
+      `by default ${fallback}) and restart; the record then changes.`,
+  };
+}
+
 /** Records in the order a customer should publish them: required first, the MX last and only when receiving. */
 export function domainRecords(d: RecordSubject, hosts: ServiceHosts): DnsRecord[] {
-  const records: DnsRecord[] = [
+  const records: Omit<DnsRecord, 'usable' | 'unusableReason'>[] = [
     {
       purpose: 'spf',
       type: 'TXT',
@@ -100,5 +134,5 @@ export function domainRecords(d: RecordSubject, hosts: ServiceHosts): DnsRecord[
           : `Needed to receive mail at any address @${inboundHost(d.domain, d.inboundLabel)}.`,
     });
   }
-  return records;
+  return records.map((r) => ({ ...r, ...recordUsability(r.purpose, hosts) }));
 }

@@ -15,6 +15,15 @@ export const DnsRecordView = z
     ttl: z.number().int(),
     required: z.boolean(),
     description: z.string(),
+    usable: z
+      .boolean()
+      .describe(
+        'False when the record names a host of this server that is no public DNS name (MAIL_HOSTNAME unset or local): published, it cannot work.',
+      ),
+    unusableReason: z
+      .string()
+      .optional()
+      .describe('Only when `usable` is false: why, and the setting to change.'),
   })
   .meta({ id: 'DnsRecord' });
 

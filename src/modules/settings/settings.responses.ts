@@ -22,5 +22,21 @@ export const SettingsView = z
     }),
     limits: z.object({ emailsPerHour: limitView, emailsPerDay: limitView }),
     usage: QuotaUsageView,
+    mailHostname: z
+      .object({
+        name: z
+          .string()
+          .describe("MAIL_HOSTNAME: this server's name in its SMTP greeting and the DNS records."),
+        usable: z
+          .boolean()
+          .describe(
+            'False when it is no public fully qualified name (a single label, an IP, .local, .internal, .test, …).',
+          ),
+        reason: z
+          .string()
+          .optional()
+          .describe('Only when `usable` is false: what that breaks and how to set it.'),
+      })
+      .describe("Whether this server's MAIL_HOSTNAME is usable for mail on the Internet."),
   })
   .meta({ id: 'Settings' });

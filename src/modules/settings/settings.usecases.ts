@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { Config } from '../../config';
+import { mailHostnameWarning } from '../../config';
 import type { Database } from '../../db/schema';
 import { forbidden } from '../../shared/app-error';
 import type { UserRow } from '../accounts/accounts.repository';
@@ -12,7 +14,7 @@ import { effectiveLimits } from '../quota/quota-limits';
 
 interface Deps {
   readonly db: Kysely<Database>;
-  readonly config: QuotaConfig;
+  readonly config: QuotaConfig & Pick<Config, 'mailHostname' | 'spfIncludeHost'>;
   readonly userId: string;
 }
 
@@ -23,8 +25,19 @@ async function requireUser(db: Kysely<Database>, userId: string): Promise<UserRo
 }
 
 /**
+ * Whether this server's MAIL_HOSTNAME is a public name, with what breaks and the fix when
+ * not: the dashboard shows it on the overview and the domain screens.
+ */
+function mailHostnameView(config: Pick<Config, 'mailHostname' | 'spfIncludeHost'>) {
+  const reason = mailHostnameWarning(config);
+  return reason === undefined
+    ? { name: config.mailHostname, usable: true }
+    : { name: config.mailHostname, usable: false, reason };
+}
+
+/**
  * `GET /v1/settings`: the account, its limits (effective; the operator's override; the
- * account's own; the platform default) and current usage.
+ * account's own; the platform default), current usage, and whether MAIL_HOSTNAME is usable.
  */
 export async function getSettings(deps: Deps) {
   const user = await requireUser(deps.db, deps.userId);
@@ -52,6 +65,7 @@ export async function getSettings(deps: Deps) {
       },
     },
     usage: await accountUsage(deps.db, user.id, limits),
+    mailHostname: mailHostnameView(deps.config),
   };
 }
 

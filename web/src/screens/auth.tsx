@@ -1,12 +1,49 @@
 // Screen 1: sign up, sign in, change password. The API's errors are shown in its own words.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import type { Me } from '../api';
-import { post } from '../api';
+import type { AuthOptions, Me } from '../api';
+import { get, post } from '../api';
 import { ErrorBox, PageTitle, useAction } from '../ui';
 
 function value(form: HTMLFormElement, name: string): string {
   return (form.elements.namedItem(name) as HTMLInputElement).value;
+}
+
+/**
+ * The API accepts the dashboard's state changes only from BASE_URL's origin (else CSRF_FAILED):
+ * a page opened at another one (127.0.0.1 for localhost, a LAN address, a proxy's name) says so
+ * before anyone signs up, with the way out. Nothing shows while the answer is pending or failed.
+ */
+export function OriginBanner() {
+  const [configured, setConfigured] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    get<AuthOptions>('/v1/auth/options').then(
+      (o) => setConfigured(o.origin),
+      () => undefined,
+    );
+  }, []);
+  const here = window.location.origin;
+  if (configured === undefined) return null;
+  // The marker says the check ran and found nothing to say (the browser test waits for it).
+  if (configured === here) return <span hidden data-ready="origin" />;
+  // The same screen there, an invitation's fragment included (a fragment never leaves the browser).
+  const { pathname, search, hash } = window.location;
+  const there = new URL(pathname + search + hash, configured).href;
+  return (
+    <div class="banner bad" role="alert" data-banner="origin">
+      <p>
+        <strong>
+          You opened this dashboard at <code>{here}</code>, but this server is configured for{' '}
+          <code>{configured}</code> (<code>BASE_URL</code>).
+        </strong>
+      </p>
+      <p>
+        Signing in here will fail: the server refuses every change from another origin (
+        <code>CSRF_FAILED</code>). Open <a href={there}>{configured}</a> instead, or set{' '}
+        <code>BASE_URL={here}</code> and restart.
+      </p>
+    </div>
+  );
 }
 
 export function SignIn(props: { onDone: () => void }) {
@@ -14,6 +51,7 @@ export function SignIn(props: { onDone: () => void }) {
   return (
     <section class="card narrow">
       <PageTitle>Sign in to Mailroom</PageTitle>
+      <OriginBanner />
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -56,6 +94,7 @@ export function SignUp(props: { onDone: () => void }) {
   return (
     <section class="card narrow">
       <PageTitle>Create a Mailroom account</PageTitle>
+      <OriginBanner />
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -1,10 +1,12 @@
-// Screen 4: domains: add, the records to publish with a copy button each, verify with every
+// Screen 4: domains: add, the records to publish with a copy button each (none on a record that
+// cannot work: MAIL_HOSTNAME no public name, said by the banner), verify with every
 // check's code and next step, status history, one-click unsubscribe, delete (a 409 explained).
 import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
 import type { CheckResult, Domain, DomainStatusChange, Verification } from '../api';
 import { ApiError, del, get, patch, post } from '../api';
 import { Badge, CopyButton, Empty, ErrorBox, Loaded, PageTitle, Time, useAction, useLoad } from '../ui';
+import { MailHostnameCheck } from './mail-hostname';
 
 export function Domains() {
   const [load, reload] = useLoad(() => get<{ data: Domain[] }>('/v1/domains'), 'domains');
@@ -13,6 +15,7 @@ export function Domains() {
   return (
     <section>
       <PageTitle>Domains</PageTitle>
+      <MailHostnameCheck />
       <form
         class="inline-form"
         onSubmit={(e) => {
@@ -102,6 +105,7 @@ export function DomainDetail(props: { id: string }) {
         {(d) => (
           <>
             <PageTitle>{d.domain}</PageTitle>
+            <MailHostnameCheck />
             <dl class="facts">
               <dt>Status</dt>
               <dd>
@@ -142,14 +146,20 @@ export function DomainDetail(props: { id: string }) {
                       <td>{r.type}</td>
                       <td>
                         <span class="mono">{r.name}</span>{' '}
-                        <CopyButton value={r.name} label={`${r.purpose} name`} />
+                        {r.usable ? <CopyButton value={r.name} label={`${r.purpose} name`} /> : null}
                       </td>
                       <td>
                         <span class="mono value">
                           {r.priority !== undefined ? `${r.priority} ` : ''}
                           {r.value}
                         </span>{' '}
-                        <CopyButton value={r.value} label={`${r.purpose} value`} />
+                        {r.usable ? (
+                          <CopyButton value={r.value} label={`${r.purpose} value`} />
+                        ) : (
+                          <p class="unusable">
+                            <Badge value="unusable" tone="bad" /> Do not publish. {r.unusableReason}
+                          </p>
+                        )}
                       </td>
                     </tr>
                   ))}

@@ -2,8 +2,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import type { MailHostname } from '../api';
 import { get } from '../api';
 import { Badge, Loaded, PageTitle, Time, useLoad } from '../ui';
+import { MailHostnameBanner } from './mail-hostname';
 
 interface Usage {
   readonly used: number;
@@ -37,6 +39,7 @@ interface LimitView {
 }
 interface SettingsView {
   readonly limits: { emailsPerHour: LimitView; emailsPerDay: LimitView };
+  readonly mailHostname: MailHostname;
 }
 
 const SERIES: readonly (readonly [string, string])[] = [
@@ -61,59 +64,62 @@ export function Overview() {
       <PageTitle>Overview</PageTitle>
       <Loaded load={load}>
         {({ overview, signals, settings }) => (
-          <div class="grid" data-ready="overview">
-            <div class="card wide">
-              <h2>Last {overview.window.days} days</h2>
-              <Chart overview={overview} />
-              <ul class="legend" aria-label="Totals">
-                {SERIES.map(([name]) => (
-                  <li key={name}>
-                    <span class={`dot s-${name}`} aria-hidden="true" />
-                    {name}: {overview.totals[name] ?? 0}
-                  </li>
-                ))}
-              </ul>
-            </div>
-            <Rates overview={overview} signals={signals} />
-            <div class="card">
-              <h2>Quota</h2>
-              <Quota label="This hour" usage={overview.usage.hour} limit={settings.limits.emailsPerHour} />
-              <Quota label="Today" usage={overview.usage.day} limit={settings.limits.emailsPerDay} />
-            </div>
-            <div class="card">
-              <h2>Health signals</h2>
-              <p class="muted">
-                Evaluated <Time iso={signals.evaluatedAt} />
-              </p>
-              <div class="table-wrap" tabIndex={0}>
-                <table>
-                  <caption class="sr-only">Abuse health signals</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Signal</th>
-                      <th scope="col">Value</th>
-                      <th scope="col">Threshold</th>
-                      <th scope="col">State</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {signals.signals.map((s) => (
-                      <tr key={s.name}>
-                        <td>
-                          {s.name.replace(/_/g, ' ')} ({s.window})
-                        </td>
-                        <td>{fmtSignal(s.value, s.unit)}</td>
-                        <td>{fmtSignal(s.threshold, s.unit)}</td>
-                        <td>
-                          <Badge value={s.fires ? 'firing' : 'ok'} tone={s.fires ? 'bad' : 'good'} />
-                        </td>
+          <>
+            <MailHostnameBanner mailHostname={settings.mailHostname} />
+            <div class="grid" data-ready="overview">
+              <div class="card wide">
+                <h2>Last {overview.window.days} days</h2>
+                <Chart overview={overview} />
+                <ul class="legend" aria-label="Totals">
+                  {SERIES.map(([name]) => (
+                    <li key={name}>
+                      <span class={`dot s-${name}`} aria-hidden="true" />
+                      {name}: {overview.totals[name] ?? 0}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+              <Rates overview={overview} signals={signals} />
+              <div class="card">
+                <h2>Quota</h2>
+                <Quota label="This hour" usage={overview.usage.hour} limit={settings.limits.emailsPerHour} />
+                <Quota label="Today" usage={overview.usage.day} limit={settings.limits.emailsPerDay} />
+              </div>
+              <div class="card">
+                <h2>Health signals</h2>
+                <p class="muted">
+                  Evaluated <Time iso={signals.evaluatedAt} />
+                </p>
+                <div class="table-wrap" tabIndex={0}>
+                  <table>
+                    <caption class="sr-only">Abuse health signals</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Signal</th>
+                        <th scope="col">Value</th>
+                        <th scope="col">Threshold</th>
+                        <th scope="col">State</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {signals.signals.map((s) => (
+                        <tr key={s.name}>
+                          <td>
+                            {s.name.replace(/_/g, ' ')} ({s.window})
+                          </td>
+                          <td>{fmtSignal(s.value, s.unit)}</td>
+                          <td>{fmtSignal(s.threshold, s.unit)}</td>
+                          <td>
+                            <Badge value={s.fires ? 'firing' : 'ok'} tone={s.fires ? 'bad' : 'good'} />
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
               </div>
             </div>
-          </div>
+          </>
         )}
       </Loaded>
     </section>

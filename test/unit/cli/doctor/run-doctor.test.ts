@@ -50,8 +50,8 @@ describe('doctor: network checks against local peers', () => {
   });
 
   it('runs every check through DNS_SERVERS and local peers', async () => {
-    dnsServer.set('mx.example.test', 'A', ['203.0.113.7']);
-    dnsServer.set('7.113.0.203.in-addr.arpa', 'PTR', ['mx.example.test']);
+    dnsServer.set('mx.example.net', 'A', ['203.0.113.7']);
+    dnsServer.set('7.113.0.203.in-addr.arpa', 'PTR', ['mx.example.net']);
     dnsServer.set('9.100.51.198.in-addr.arpa', 'PTR', ['host-9.provider.test']);
     fs.writeFileSync(path.join(dataDir, 'secret.key'), `${'s'.repeat(43)}\n`, { mode: 0o600 });
     fs.chmodSync(dataDir, 0o700);
@@ -59,7 +59,7 @@ describe('doctor: network checks against local peers', () => {
     const env = {
       DATA_DIR: dataDir,
       ...listenerEnv(ports),
-      MAIL_HOSTNAME: 'mx.example.test',
+      MAIL_HOSTNAME: 'mx.example.net',
       BASE_URL: 'https://mail.example.test',
       INTERNAL_API_TOKEN: 'internal-token-0123456789',
       DNS_SERVERS: dnsServer.address,
@@ -86,11 +86,11 @@ describe('doctor: network checks against local peers', () => {
       assert.equal(byId(report, id).status, 'ok', id);
     assert.match(
       byId(report, 'dns').summary,
-      new RegExp(`${dnsServer.address} answers; mx\\.example\\.test → 203\\.0\\.113\\.7`),
+      new RegExp(`${dnsServer.address} answers; mx\\.example\\.net → 203\\.0\\.113\\.7`),
     );
     const rdns = byId(report, 'reverse_dns');
     assert.equal(rdns.status, 'warn');
-    assert.match(rdns.summary, /203\.0\.113\.7 → mx\.example\.test \(forward-confirmed\)/);
+    assert.match(rdns.summary, /203\.0\.113\.7 → mx\.example\.net \(forward-confirmed\)/);
     assert.match(rdns.summary, /198\.51\.100\.9 → host-9\.provider\.test/);
     assert.ok(
       dnsServer.queries.some((q) => q.name === '7.113.0.203.in-addr.arpa' && q.type === 'PTR'),
@@ -139,8 +139,8 @@ describe('doctor: network checks against local peers', () => {
         makeSelfSignedCert({
           dir,
           name,
-          subject: '/CN=mx.example.test',
-          altNames: ['DNS:mx.example.test'],
+          subject: '/CN=mx.example.net',
+          altNames: ['DNS:mx.example.net'],
           days: 30,
         });
       };
@@ -150,7 +150,7 @@ describe('doctor: network checks against local peers', () => {
         runDoctor({
           env: {
             DATA_DIR: dataDir,
-            MAIL_HOSTNAME: 'mx.example.test',
+            MAIL_HOSTNAME: 'mx.example.net',
             SUBMISSION_PORT: '0',
             TLS_CERT_FILE: path.join(dir, 'a.crt'),
             TLS_KEY_FILE: path.join(dir, key),
@@ -159,7 +159,7 @@ describe('doctor: network checks against local peers', () => {
         });
       const matching = byId(await run('a.key'), 'tls');
       assert.equal(matching.status, 'ok', matching.summary);
-      assert.match(matching.summary, /a\.crt for mx\.example\.test, valid until /);
+      assert.match(matching.summary, /a\.crt for mx\.example\.net, valid until /);
       assert.ok(matching.hints.some((h) => h.startsWith('Self-signed')));
       const other = byId(await run('b.key'), 'tls');
       assert.equal(other.status, 'fail');
@@ -168,17 +168,17 @@ describe('doctor: network checks against local peers', () => {
       // SMTPS_PORT is probed over TLS: a plain greeting there is not ours.
       const smtps = tls.createServer(
         { key: fs.readFileSync(path.join(dir, 'a.key')), cert: fs.readFileSync(path.join(dir, 'a.crt')) },
-        (s) => peer(s).end('220 mx.example.test ESMTP\r\n'),
+        (s) => peer(s).end('220 mx.example.net ESMTP\r\n'),
       );
       const smtpsPort = await listen(smtps);
-      const plain = net.createServer((s) => peer(s).end('220 mx.example.test ESMTP\r\n'));
+      const plain = net.createServer((s) => peer(s).end('220 mx.example.net ESMTP\r\n'));
       const plainPort = await listen(plain);
       const at = (p: number): Listener => ({ env: 'SMTPS_PORT', host: '127.0.0.1', port: p, kind: 'smtp' });
       try {
-        assert.equal((await portState(at(smtpsPort), 'mx.example.test', 1500, probeSmtps)).state, 'ours');
+        assert.equal((await portState(at(smtpsPort), 'mx.example.net', 1500, probeSmtps)).state, 'ours');
         assert.equal((await portState(at(smtpsPort), 'other.test', 1500, probeSmtps)).state, 'foreign');
-        assert.equal((await portState(at(plainPort), 'mx.example.test', 1500, probeSmtps)).state, 'foreign');
-        assert.deepEqual(await portState(at(await freePort()), 'mx.example.test', 1500, probeSmtps), {
+        assert.equal((await portState(at(plainPort), 'mx.example.net', 1500, probeSmtps)).state, 'foreign');
+        assert.deepEqual(await portState(at(await freePort()), 'mx.example.net', 1500, probeSmtps), {
           state: 'bindable',
         });
       } finally {
