@@ -52,7 +52,10 @@ describe('supervisor', () => {
       ).catch((err: unknown) => assert.fail(`${String(err)}: ${ready.text}`));
       assert.equal(ready.status, 200);
       assert.equal(ready.body.checks.mail.ok, true);
-      assert.match(await smtpBanner(app.ports.smtp, '127.0.0.1', 10_000), /^220-mx\.mailroom\.test ESMTP/);
+      assert.match(
+        await smtpBanner(app.ports.smtp, '127.0.0.1', 10_000),
+        /^220-mx\.mailroom-appliance\.net ESMTP/,
+      );
 
       // The mta starts first; api and worker follow once it greets (not on the timeout).
       const events = app.lines.map((l) => JSON.parse(l) as StartedLine & { reason?: string });
