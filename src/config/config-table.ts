@@ -456,13 +456,13 @@ export const configTable = {
     'CAPTURE_RETENTION_DAYS',
     int(1, 365),
     '7',
-    'Days the built-in capture keeps the signed copy of test-mode mail (`re_test_` keys, issue 21); the message record and its events stay, its capture then shows `pruned`. Always bounded: captured mail is for trying things out.',
+    'Days the built-in capture keeps the signed copy of test-mode mail (`re_test_` keys); the message record and its events stay, its capture then shows `pruned`. Always bounded: captured mail is for trying things out.',
   ),
   nodeName: key(
     'NODE_NAME',
     nodeNameParser,
     () => defaultNodeName(os.hostname()),
-    "This node's name in a cluster (issue 23): a base field of every log line, the `node` label on `/metrics`, and `events[].node` on an email's timeline (whose MTA took and delivered it). Letters, digits, `.`, `_`, `-`; at most 63. Must differ between the nodes sharing one DATABASE_URL: a node's heartbeat and the MTA queue it holds are known by this name.",
+    "This node's name in a cluster: a base field of every log line, the `node` label on `/metrics`, and `events[].node` on an email's timeline (whose MTA took and delivered it). Letters, digits, `.`, `_`, `-`; at most 63. Must differ between the nodes sharing one DATABASE_URL: a node's heartbeat and the MTA queue it holds are known by this name.",
     'the OS host name (characters outside the allowed set become `-`)',
   ),
   nodeDeadAfterS: key(
