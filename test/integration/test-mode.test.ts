@@ -330,6 +330,45 @@ describe('test-mode keys: captured, never delivered (SMTP sink as relay)', () =>
     });
     assert.equal(gone.status, 404);
   });
+
+  it('deletes a domain that only sent test mail, its test messages with it; live history keeps a domain (409 says why)', async () => {
+    const added = await app.api.post<{ id: string }>('/v1/domains', {
+      token: sending.token,
+      body: { domain: 'tried-only.example.org' },
+    });
+    assert.equal(added.status, 201, added.text);
+    const sent = await app.api.post<{ id: string }>('/v1/emails', {
+      token: testKey,
+      body: { from: 'hi@tried-only.example.org', to: 'y@dest.test', subject: 'Trial', text: 'Hi' },
+    });
+    assert.equal(sent.status, 202, sent.text);
+    await waitForStatus(app, testKey, sent.body.id, 'delivered');
+
+    const deleted = await app.api.delete<{ id: string; deleted: boolean }>(`/v1/domains/${added.body.id}`, {
+      token: sending.token,
+    });
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.equal(deleted.body.deleted, true);
+    const gone = await app.api.get<{ error: { code: string } }>(`/v1/emails/${sent.body.id}`, {
+      token: testKey,
+    });
+    assert.equal(gone.status, 404, 'the test message went with its domain');
+
+    // The sending domain has live mail (the webhook and capture tests above sent beside it).
+    const live = await app.api.post<{ id: string }>('/v1/emails', {
+      token: sending.apiKey,
+      body: { from: `hi@${DOMAIN}`, to: 'z@dest.test', subject: 'Live', text: 'Hi' },
+    });
+    assert.equal(live.status, 202, live.text);
+    const kept = await app.api.delete<{ error: { code: string; message: string } }>(
+      `/v1/domains/${sending.domain.id}`,
+      { token: sending.token },
+    );
+    assert.equal(kept.status, 409, kept.text);
+    assert.equal(kept.body.error.code, 'DOMAIN_HAS_HISTORY');
+    assert.match(kept.body.error.message, /live mail/);
+    assert.match(kept.body.error.message, /revoke/i, 'says what to do instead');
+  });
 });
 
 describe('test-mode keys: the MX path sees no lookup (no relay, fake DNS)', () => {

@@ -6,7 +6,7 @@ import { isoNow } from '../../shared/clock';
 import { newId } from '../../shared/ids';
 import type { Sealer } from '../../shared/seal';
 import type { Actor } from '../audit/audit.repository';
-import { domainHasHistory } from '../emails/emails.repository';
+import { deleteTestEmailsOfDomain, domainHasHistory } from '../emails/emails.repository';
 import { recordAudit } from '../audit/audit.repository';
 import { generateDkimKeyPair, newDkimSelector } from './dkim-key';
 import type { DnsRecord, ServiceHosts } from './dns-records';
@@ -208,8 +208,8 @@ export async function updateDomain(
 }
 
 /**
- * Deletes the domain and its key; 409 DOMAIN_HAS_HISTORY once it has sent
- * anything (its messages keep pointing at it).
+ * Deletes the domain and its key, and its test-mode messages with it; 409 DOMAIN_HAS_HISTORY
+ * once it has sent live mail (its messages keep pointing at it).
  */
 export async function deleteDomain(
   deps: Deps & { actor: Actor; domainId: string },
@@ -218,8 +218,14 @@ export async function deleteDomain(
   const row = await requireDomain(db, userId, domainId);
   await db.transaction().execute(async (trx) => {
     if (await domainHasHistory(trx, domainId)) {
-      throw domainHasHistoryError(`${row.domain} has sent mail; its history keeps it`, { domainId });
+      throw domainHasHistoryError(
+        `${row.domain} has sent live mail: its messages, their timelines and statistics refer to it, so it stays. ` +
+          'To stop sending from it, revoke the API keys that send from it and remove its DKIM and SPF records ' +
+          '(the next re-check then takes its verification away and it refuses mail)',
+        { domainId },
+      );
     }
+    const testEmailsDeleted = await deleteTestEmailsOfDomain(trx, userId, domainId);
     if (!(await domains.deleteDomain(trx, userId, domainId))) throw domainNotFound();
     await recordAudit(trx, {
       actor: deps.actor,
@@ -227,7 +233,7 @@ export async function deleteDomain(
       action: 'domain.deleted',
       resource: 'domain',
       resourceId: domainId,
-      details: { domain: row.domain, status: row.status },
+      details: { domain: row.domain, status: row.status, testEmailsDeleted },
     });
   });
   return { id: row.id, domain: row.domain, deleted: true };

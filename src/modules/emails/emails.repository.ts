@@ -149,15 +149,34 @@ export async function listEmails(db: Kysely<Database>, q: EmailListQuery): Promi
   return query.orderBy('emails.id', 'desc').limit(q.limit).execute();
 }
 
-/** Whether a domain has sent anything: such a domain cannot be deleted (its history would dangle). */
+/**
+ * Whether a domain has sent live mail: such a domain cannot be deleted (its history would dangle).
+ * Test-mode mail (captured, never delivered) is no sending history: it goes with the domain.
+ */
 export async function domainHasHistory(db: Kysely<Database>, domainId: string): Promise<boolean> {
   const row = await db
     .selectFrom('emails')
     .select('id')
     .where('domain_id', '=', domainId)
+    .where('mode', '<>', 'test')
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Deletes the account's test-mode messages from one domain (their rows cascade); how many. */
+export async function deleteTestEmailsOfDomain(
+  trx: Kysely<Database>,
+  userId: string,
+  domainId: string,
+): Promise<number> {
+  const res = await trx
+    .deleteFrom('emails')
+    .where('user_id', '=', userId)
+    .where('domain_id', '=', domainId)
+    .where('mode', '=', 'test')
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
 }
 
 /** Marks a still-queued message cancelled; false when it was no longer queued. */

@@ -192,15 +192,18 @@ export function DomainDetail(props: { id: string }) {
                 disabled={remove.busy}
                 onClick={() =>
                   void remove.run(async () => {
-                    if (!window.confirm(`Delete ${d.domain}? Its DKIM key is destroyed.`)) return;
+                    if (
+                      !window.confirm(
+                        `Delete ${d.domain}? Its DKIM key is destroyed, and any test-mode messages from it go with it.`,
+                      )
+                    )
+                      return;
                     try {
                       await del(path);
                     } catch (err) {
                       if (err instanceof ApiError && err.body.code === 'DOMAIN_HAS_HISTORY')
-                        throw new Error(
-                          'This domain has sent mail, so it cannot be deleted: its history (emails, bounces, suppressions) refers to it. Stop sending from it instead.',
-                          { cause: err },
-                        );
+                        // The API's message says why and what to do instead (revoke its keys, unpublish).
+                        throw new Error(`${err.body.message}.`, { cause: err });
                       throw err;
                     }
                     navigate('/domains');
