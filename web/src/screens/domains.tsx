@@ -8,6 +8,17 @@ import { ApiError, del, get, patch, post } from '../api';
 import { Badge, CopyButton, Empty, ErrorBox, Loaded, PageTitle, Time, useAction, useLoad } from '../ui';
 import { MailHostnameCheck } from './mail-hostname';
 
+/**
+ * What people paste into "Domain to send from": a URL (`https://Dash.Example.com/path`), an
+ * address (`hello@example.com`), a name with a port or a trailing dot. The domain in it, lower
+ * case; the API judges the rest (INVALID_DOMAIN).
+ */
+export function domainFromInput(value: string): string {
+  const withoutScheme = value.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  const host = (withoutScheme.split(/[/?#]/)[0] ?? '').replace(/^.*@/, '').replace(/:\d*$/, '');
+  return host.replace(/\.+$/, '').toLowerCase();
+}
+
 export function Domains() {
   const [load, reload] = useLoad(() => get<{ data: Domain[] }>('/v1/domains'), 'domains');
   const add = useAction();
@@ -22,7 +33,8 @@ export function Domains() {
           e.preventDefault();
           const input = e.currentTarget.elements.namedItem('domain') as HTMLInputElement;
           void add.run(async () => {
-            const created = await post<Domain>('/v1/domains', { domain: input.value.trim() });
+            input.value = domainFromInput(input.value);
+            const created = await post<Domain>('/v1/domains', { domain: input.value });
             await reload();
             navigate(`/domains/${created.id}`);
           });
