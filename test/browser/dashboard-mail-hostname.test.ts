@@ -46,7 +46,7 @@ describe('dashboard: MAIL_HOSTNAME that is no public name', { skip: unavailable 
   const row = (purpose: string) => page.getByRole('row').filter({ hasText: new RegExp(`^${purpose}`) });
 
   it('the overview says so, with what breaks and how to set it', async () => {
-    await page.goto(`${base}/signup`);
+    await page.goto(`${base}/app/signup`);
     await page.getByLabel('Name').fill('Host');
     await page.getByLabel('Email').fill('host@example.com');
     await page.getByLabel('Password').fill('a long enough password');
@@ -97,7 +97,7 @@ describe('dashboard: MAIL_HOSTNAME that is no public name', { skip: unavailable 
     context.setDefaultTimeout(20_000);
     page = await context.newPage();
     csp = collectCspViolations(page);
-    await page.goto(`${base}/signin`);
+    await page.goto(`${base}/app/signin`);
     await page.getByLabel('Email').fill('host@example.com');
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByRole('button', { name: 'Sign in' }).click();

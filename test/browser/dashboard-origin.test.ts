@@ -63,7 +63,7 @@ describe('dashboard opened at an origin other than BASE_URL', { skip: unavailabl
   ] as const) {
     it(`${screen} at 127.0.0.1 names both origins and links to BASE_URL's; there the banner is gone`, async () => {
       await withPage(async (page) => {
-        await page.goto(`${wrong}/${screen}`);
+        await page.goto(`${wrong}/app/${screen}`);
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
         await banner(page).waitFor();
         const text = (await banner(page).textContent()) ?? '';
@@ -78,7 +78,7 @@ describe('dashboard opened at an origin other than BASE_URL', { skip: unavailabl
         assert.deepEqual(await seriousViolations(page), []);
 
         await banner(page).getByRole('link', { name: right }).click();
-        await page.waitForURL(`${right}/${screen}`);
+        await page.waitForURL(`${right}/app/${screen}`);
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
         await page.locator('[data-ready="origin"]').waitFor({ state: 'attached' });
         assert.equal(await banner(page).count(), 0);
@@ -88,7 +88,7 @@ describe('dashboard opened at an origin other than BASE_URL', { skip: unavailabl
 
   it('the banner is right: at 127.0.0.1 the account signs up, and its first change is CSRF_FAILED', async () => {
     await withPage(async (page) => {
-      await page.goto(`${wrong}/signup`);
+      await page.goto(`${wrong}/app/signup`);
       await banner(page).waitFor();
       await page.getByLabel('Name').fill('Origin');
       await page.getByLabel('Email').fill('origin@example.com');
