@@ -96,7 +96,7 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').filter({ hasText: 'INVALID_CREDENTIALS' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Email or password is wrong' }).waitFor();
     await page.getByLabel('Password').fill(account.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await heading('Overview').waitFor();

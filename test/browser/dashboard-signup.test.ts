@@ -57,7 +57,7 @@ describe('dashboard sign-up by invitation', { skip: unavailable }, () => {
     });
     await withPage(async (page) => {
       await signUp(page, `${base}/app/signup`, 'stranger@example.com');
-      await page.getByRole('alert').filter({ hasText: 'INVITATION_REQUIRED' }).waitFor();
+      await page.getByRole('alert').filter({ hasText: 'needs an invitation' }).waitFor();
       assert.match((await page.getByRole('alert').textContent()) ?? '', /ask its operator/);
     });
 
@@ -95,7 +95,7 @@ describe('dashboard sign-up by invitation', { skip: unavailable }, () => {
     await withPage(async (page) => {
       await signUp(page, `${base}/signup${link}`, 'guest2@example.com');
       assert.equal(new URL(page.url()).pathname, '/app/signup');
-      await page.getByRole('alert').filter({ hasText: 'INVITATION_INVALID' }).waitFor();
+      await page.getByRole('alert').filter({ hasText: 'This invitation is not valid' }).waitFor();
     });
   });
 });

@@ -94,9 +94,14 @@ export function qs(params: Record<string, string | number | undefined>): string 
 /** The API's answer in words for a person: its message, and each field problem. */
 export function describeError(err: unknown): string {
   if (err instanceof ApiError) {
+    // In words (issue 29 item 9): the API's message, then what each field's check said unless the
+    // message says it already; the code stays in the response for programs, not in the sentence.
     const fields = (err.body.details?.fields as { field: string; message: string }[] | undefined) ?? [];
-    const extra = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
-    return `${err.body.message}${extra ? ` (${extra})` : ''} [${err.body.code}]`;
+    const extra = fields
+      .map((f) => `${f.field}: ${f.message}`)
+      .filter((line) => !err.body.message.includes(line))
+      .join('; ');
+    return `${err.body.message}${extra ? ` (${extra})` : ''}`;
   }
   return err instanceof Error ? err.message : String(err);
 }
