@@ -18,6 +18,14 @@ const STOP_DEADLINE_MS = 5_000;
 const FORCE_EXIT_MS = 9_000;
 
 async function main(): Promise<void> {
+  // A SIGTERM that comes while the worker is still starting (its health port already answers
+  // while schedules are seeded) is held, then honoured as a clean stop once start-up is done.
+  let early: NodeJS.Signals | undefined;
+  const holdSignal = (signal: NodeJS.Signals): void => {
+    early ??= signal;
+  };
+  process.on('SIGTERM', holdSignal);
+  process.on('SIGINT', holdSignal);
   const { config, secret } = loadConfig();
   const logger = createLogger({ level: config.logLevel, process: 'worker', node: config.nodeName });
   if (secret.generated) logger.warn({ event: 'secret_key_generated', dataDir: config.dataDir });
@@ -77,8 +85,11 @@ async function main(): Promise<void> {
     stopping = true;
     void shutdown(signal);
   };
+  process.off('SIGTERM', holdSignal);
+  process.off('SIGINT', holdSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  if (early) onSignal(early);
   stopWhenParentGoes();
   collectWhenIdle(logger);
 }
