@@ -39,6 +39,17 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 /**
+ * The widest culprits of a page wider than `width` px: up to five elements reaching past it whose
+ * children do not (tag, class and right edge), so a failure names what to fix.
+ */
+export async function sticksOutPast(page: Page, width: number): Promise<string[]> {
+  const edge = width + 1;
+  return page.evaluate<string[]>(`[...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > ${edge} && ![...e.children].some((c) => c.getBoundingClientRect().right > ${edge}))
+    .slice(0, 5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`);
+}
+
+/**
  * For each colour scheme: no serious/critical axe violation, then a screenshot into
  * docs/dashboard/<name>-<scheme>.png (docs/dashboard.md shows them).
  */
@@ -49,10 +60,7 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 360, height: 740 });
   const overflow = await page.evaluate<number>('document.documentElement.scrollWidth');
   if (overflow > 360) {
-    // Name the widest culprits: elements sticking out whose children do not.
-    const culprits = await page.evaluate<string[]>(`[...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > 361 && ![...e.children].some((c) => c.getBoundingClientRect().right > 361))
-      .slice(0, 5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`);
+    const culprits = await sticksOutPast(page, 360);
     assert.fail(`${name}: ${overflow} px wide at a 360 px viewport: ${culprits.join(', ')}`);
   }
   if (viewport) await page.setViewportSize(viewport);
