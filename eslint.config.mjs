@@ -85,7 +85,7 @@ export default tseslint.config(
     },
   },
   {
-    // The foundations (config, db, jobs, shared) sit below every module and process.
+    // The foundations (config, db, jobs, shared) sit below every module and process, and below src/mail.
     files: ['src/config/**/*.ts', 'src/db/**/*.ts', 'src/jobs/**/*.ts', 'src/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -93,8 +93,28 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)(modules|http|worker|mta)(/|$)',
-              message: 'src/config, src/db, src/jobs and src/shared import no module and no process layer.',
+              regex: '(^|/)(modules|mail|http|worker|mta)(/|$)',
+              message:
+                'src/config, src/db, src/jobs and src/shared import no module, no mail primitive and no process layer.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Mail primitives (issue 31 item 6): the reply classifier, VERP, the simulator's addresses,
+    // the bounce-intake contract. Below every module, above the foundations only, so that
+    // delivery and bounces both read them without reading each other.
+    files: ['src/mail/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(modules|http|api|worker|mta|sender)(/|$)',
+              message: 'src/mail imports only the foundations (config, db, jobs, shared) and itself.',
             },
           ],
         },

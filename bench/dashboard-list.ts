@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { migrate, openDb } from '../src/db/connect';
 import type { EmailListQuery } from '../src/modules/emails/emails.repository';
 import { listEmailViews } from '../src/modules/emails/emails.usecases';
-import { idTimeFloor } from '../src/modules/retention/id-time-floor';
+import { idTimeFloor } from '../src/shared/id-time-floor';
 import { sortableId } from '../src/shared/ids';
 import { fmt, log, percentile, sortNum, WORK } from './lib';
 import type { Options, Section } from './types';

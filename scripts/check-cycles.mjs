@@ -1,6 +1,9 @@
 // Fails (exit 1) when the relative imports of the TypeScript sources under the given roots form
 // a cycle (issue 18: "no import loop anywhere in src/ or plugins/"). Type-only imports count too:
 // a loop of types is still two files that cannot be read, moved or tested apart.
+// It also fails when the modules (the folders under a `modules/` folder, src/modules/<name>)
+// import each other in a loop, even when no loop of files does (issue 30 item 5): a module that
+// needs another and is needed by it cannot be understood or changed alone.
 // Usage: node scripts/check-cycles.mjs [root ...]   (default: src plugins)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -75,16 +78,54 @@ export function findCycles(graph) {
   return cycles;
 }
 
+/** The module a file belongs to: the folder right under its last `modules/` folder, or undefined. */
+function moduleOf(file) {
+  const parts = file.split(path.sep);
+  const at = parts.lastIndexOf('modules');
+  return at >= 0 && at < parts.length - 2 ? parts.slice(0, at + 2).join(path.sep) : undefined;
+}
+
+/**
+ * The graph of modules (module → the modules it imports), and for each edge one import that
+ * makes it (`from → to` files), so a report can say where to look.
+ */
+export function moduleGraph(graph) {
+  const modules = new Map();
+  const witness = new Map();
+  for (const [file, targets] of graph) {
+    const from = moduleOf(file);
+    if (!from) continue;
+    if (!modules.has(from)) modules.set(from, []);
+    for (const target of targets) {
+      const to = moduleOf(target);
+      if (!to || to === from) continue;
+      if (!modules.get(from).includes(to)) modules.get(from).push(to);
+      if (!witness.has(`${from}→${to}`)) witness.set(`${from}→${to}`, [file, target]);
+    }
+  }
+  return { modules, witness };
+}
+
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
 if (isMain) {
   const roots = process.argv.length > 2 ? process.argv.slice(2) : ['src', 'plugins'];
-  const cycles = findCycles(importGraph(roots));
-  for (const cycle of cycles) {
-    const names = cycle.map((file) => path.relative(process.cwd(), file));
-    process.stderr.write(`import cycle: ${names.join(' ↔ ')}\n`);
+  const graph = importGraph(roots);
+  const cycles = findCycles(graph);
+  const relative = (file) => path.relative(process.cwd(), file);
+  for (const cycle of cycles) process.stderr.write(`import cycle: ${cycle.map(relative).join(' ↔ ')}\n`);
+  const { modules, witness } = moduleGraph(graph);
+  const moduleCycles = findCycles(modules);
+  for (const cycle of moduleCycles) {
+    process.stderr.write(`module cycle: ${cycle.map((m) => path.basename(m)).join(' ↔ ')}\n`);
+    for (const from of cycle)
+      for (const to of modules.get(from))
+        if (cycle.includes(to)) {
+          const [file, target] = witness.get(`${from}→${to}`);
+          process.stderr.write(`  ${relative(file)} → ${relative(target)}\n`);
+        }
   }
-  if (cycles.length > 0) {
-    process.stderr.write(`${cycles.length} import cycle(s) in ${roots.join(', ')}\n`);
-    process.exit(1);
-  }
+  if (cycles.length > 0) process.stderr.write(`${cycles.length} import cycle(s) in ${roots.join(', ')}\n`);
+  if (moduleCycles.length > 0)
+    process.stderr.write(`${moduleCycles.length} module cycle(s) in ${roots.join(', ')}\n`);
+  if (cycles.length > 0 || moduleCycles.length > 0) process.exit(1);
 }

@@ -1,7 +1,7 @@
 // `ctl bounces classify FILE...`: one JSON line per file, {"file": <path as given>, "results": [...]},
 // in argument order. Files are read concurrently; classification is pure and synchronous.
 import { readFile } from 'node:fs/promises';
-import type { BounceResult } from '../modules/bounces/bounce-result';
+import type { BounceResult } from '../mail/reply-classifier/bounce-result';
 import { classifyReport } from '../modules/bounces/classify-report';
 
 /** How many files are read at once; enough to overlap I/O, few enough for any fd limit. */

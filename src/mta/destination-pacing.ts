@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { getDomain } from 'tldts';
-import { saysSlowDown } from '../modules/bounces/throttling';
+import { saysSlowDown } from '../mail/reply-classifier/throttling';
 
 /**
  * Per-destination back-off of outbound delivery (issue 22, item 2), in the mta process's memory.
@@ -31,7 +31,7 @@ export interface DeferralReply {
  * Whether a deferral says the DESTINATION wants us to slow down, not that one mailbox is busy:
  * 421 (RFC 5321 §4.2.3: the service is closing the channel), a 4.7.x (RFC 3463 security or policy
  * status) or 450 whose text the bounce classifier reads as throttling (one table:
- * src/modules/bounces/throttling.ts), or no reply at all because every MX refused the connection
+ * src/mail/reply-classifier/throttling.ts), or no reply at all because every MX refused the connection
  * or timed out (Haraka's "Tried all MXs").
  */
 export function isThrottling(reply: DeferralReply): boolean {

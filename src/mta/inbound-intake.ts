@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database, RawMessagesTable } from '../db/schema';
 import { enqueue } from '../jobs';
-import type { BounceJobPayload } from '../modules/bounces/intake-payload';
+import type { BounceJobPayload } from '../mail/bounce-intake';
 import type { InboundEnvelope, InboundIntakePayload, RawRef } from '../modules/inbound/intake-payload';
 import { insertRawMessage } from '../modules/inbound/raw-message.repository';
 import type { RawStore, StagedRaw } from '../modules/inbound/raw-store';

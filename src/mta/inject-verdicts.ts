@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { readVerp } from '../modules/delivery/verp-address';
+import { readVerp } from '../mail/verp-address';
 import { clip } from '../shared/text';
 import type { Listener } from './listeners';
 import { isLoopback } from './listeners';
@@ -52,7 +52,7 @@ export interface InjectSenderChecks {
  * MAIL FROM on the injection listener: only an authenticated worker, and only with
  * the VERP envelope sender of a message it is sending now:
  * `bounce+<email_id>@bounce.<domain>` (or the tagged form of earlier versions, whose
- * tag must verify; src/modules/delivery/verp-address.ts), naming an email row sent
+ * tag must verify; src/mail/verp-address.ts), naming an email row sent
  * from that domain and in `processing`. Everything the MTA relays must be traceable to
  * an email row: that is how its DKIM key is found (mailroom-dkim refuses an unknown
  * email id at end of data) and its delivery outcomes are recorded. Undefined: no

@@ -9,7 +9,7 @@ import { storageGuardFor } from '../shared/disk-space';
 import { createSealer } from '../shared/seal';
 import type { IntakeCommit } from './inbound-intake';
 import type { MxPath } from './mx-guard';
-import { verpKey } from '../modules/delivery/verp-address';
+import { verpKey } from '../mail/verp-address';
 import type { InjectSenderChecks } from './inject-verdicts';
 import { isEmailBeingSent } from './inject-sender.repository';
 import { injectCredential } from '../modules/delivery/inject-credential';
@@ -52,7 +52,7 @@ export function expectedInjectCredential(): { user: string; pass: string } {
 /** What the injection listener's MAIL check reads (src/mta/inject-verdicts.ts). */
 export function mtaInjectSenderChecks(): InjectSenderChecks {
   return {
-    // The key of the tags in-flight mail carries (src/modules/delivery/verp-address.ts).
+    // The key of the tags in-flight mail carries (src/mail/verp-address.ts).
     tagKey: () => verpKey(runtimeConfig().secretKey),
     isBeingSent: (emailId, domain) => isEmailBeingSent(mtaDb(), emailId, domain),
   };

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { taggedVerpAddress, verpKey } from '../../src/modules/delivery/verp-address';
+import { taggedVerpAddress, verpKey } from '../../src/mail/verp-address';
 import type { Appliance } from './appliance';
 
 /** The appliance's master secret: SECRET_KEY when the test set it, else the one it generated in DATA_DIR. */

@@ -8,7 +8,7 @@ import { insertUser } from '../../src/modules/accounts/accounts.repository';
 import { systemActor } from '../../src/modules/audit/audit.repository';
 import { createDomain } from '../../src/modules/domains/domains.usecases';
 import type { MtaOutcomePayload } from '../../src/modules/delivery/mta-outcome';
-import { verpAddress } from '../../src/modules/delivery/verp-address';
+import { verpAddress } from '../../src/mail/verp-address';
 import { injectCredential } from '../../src/modules/delivery/inject-credential';
 import { newId } from '../../src/shared/ids';
 import { createSealer } from '../../src/shared/seal';

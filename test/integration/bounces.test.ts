@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import nodemailer from 'nodemailer';
 import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
-import { verpAddress } from '../../src/modules/delivery/verp-address';
+import { verpAddress } from '../../src/mail/verp-address';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import { buildArf, buildDsn } from '../helpers/intake-reports';

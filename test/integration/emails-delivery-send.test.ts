@@ -4,7 +4,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { simpleParser } from 'mailparser';
 import type { Db } from '../../src/db/connect';
 import { applyMtaOutcome } from '../../src/modules/delivery/outcome-job';
-import { stopQueuedEmails } from '../../src/modules/abuse/suspension.repository';
+import { stopQueuedEmails } from '../../src/modules/accounts/suspension.repository';
 import { isoNow } from '../../src/shared/clock';
 import {
   EMAIL_SEND_ATTEMPT_BUDGET,

@@ -8,7 +8,7 @@ import type { DNSResolver } from 'mailauth';
 import { authenticate } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import type { Appliance } from '../helpers/appliance';
-import { verpAddress } from '../../src/modules/delivery/verp-address';
+import { verpAddress } from '../../src/mail/verp-address';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import type { FakeDns } from '../helpers/dns-server';

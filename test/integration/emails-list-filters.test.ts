@@ -8,7 +8,7 @@ import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import type { FixtureAccount } from '../helpers/email-fixtures';
 import { insertEmail } from '../helpers/email-fixtures';
-import { idTimeFloor } from '../../src/modules/retention/id-time-floor';
+import { idTimeFloor } from '../../src/shared/id-time-floor';
 import { sortableId } from '../../src/shared/ids';
 
 interface Page {

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DNSResolver } from 'mailauth';
 import { authenticate } from 'mailauth';
 import { simpleParser } from 'mailparser';
-import { verpAddress } from '../../src/modules/delivery/verp-address';
+import { verpAddress } from '../../src/mail/verp-address';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import type { FakeDns } from '../helpers/dns-server';

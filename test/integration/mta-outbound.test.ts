@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { DNSResolver } from 'mailauth';
 import { authenticate } from 'mailauth';
-import { taggedVerpAddress, verpAddress, verpKey } from '../../src/modules/delivery/verp-address';
+import { taggedVerpAddress, verpAddress, verpKey } from '../../src/mail/verp-address';
 import { injectCredential } from '../../src/modules/delivery/inject-credential';
 import { injectMaxBytes } from '../../src/mta/size-limits';
 import { newId } from '../../src/shared/ids';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
 import { openApplianceDb } from '../helpers/open-database';
-import { idTimeFloor } from '../../src/modules/retention/id-time-floor';
+import { idTimeFloor } from '../../src/shared/id-time-floor';
 import { sortableId } from '../../src/shared/ids';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import nodemailer from 'nodemailer';
 import type { Appliance } from '../helpers/appliance';
-import { verpAddress } from '../../src/modules/delivery/verp-address';
+import { verpAddress } from '../../src/mail/verp-address';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';

@@ -10,7 +10,7 @@ import nodemailer from 'nodemailer';
 import net from 'node:net';
 import { openApplianceDb } from '../helpers/open-database';
 import type { Appliance } from '../helpers/appliance';
-import { verpAddress } from '../../src/modules/delivery/verp-address';
+import { verpAddress } from '../../src/mail/verp-address';
 import { startAppliance } from '../helpers/appliance';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { AbuseStateTable, Database, EmailStatus } from '../../db/schema';
 import { asciiLower } from '../../shared/text';
-import { SIMULATOR_DOMAIN } from '../delivery/simulator';
+import { SIMULATOR_DOMAIN } from '../../mail/simulator';
 import type { SignalInputs } from './signals';
 import { THRESHOLDS } from './signals';
 

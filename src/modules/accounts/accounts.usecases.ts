@@ -6,7 +6,7 @@ import { newId } from '../../shared/ids';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../shared/secrets';
 import type { Actor } from '../audit/audit.repository';
 import { recordAudit } from '../audit/audit.repository';
-import { stopQueuedEmails } from '../abuse/suspension.repository';
+import { stopQueuedEmails } from './suspension.repository';
 import { accountNotFound, cannotSuspendSelf, emailAlreadyRegistered } from './accounts.errors';
 import type { UserRow } from './accounts.repository';
 import * as users from './accounts.repository';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { containsIgnoringCase } from '../../db/text-match';
-import { idTimeFloor } from '../retention/id-time-floor';
+import { idTimeFloor } from '../../shared/id-time-floor';
 import type { UserRow } from './accounts.repository';
 
 export interface AccountListQuery {

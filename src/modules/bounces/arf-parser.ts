@@ -1,7 +1,7 @@
 // RFC 5965 Abuse Reporting Format: a multipart/report (report-type=feedback-report) whose second
 // part, message/feedback-report, describes a complaint about the message in the third part.
-import type { DeliveryRecord } from './bounce-result';
-import { emptyRecord } from './bounce-result';
+import type { DeliveryRecord } from '../../mail/reply-classifier/bounce-result';
+import { emptyRecord } from '../../mail/reply-classifier/bounce-result';
 import { firstField, parseHeaderBlock } from './header-fields';
 import { extractAddress } from './email-address';
 import type { MimePart } from './mime-message';

@@ -10,7 +10,7 @@ import * as delivery from '../delivery/delivery.repository';
 import { recordEmailEvent } from '../emails/email-events.repository';
 import { recordOutbox } from '../webhooks/webhook-outbox.repository';
 import { suppressAutomatically } from '../suppressions/suppressions.usecases';
-import type { BounceResult } from './bounce-result';
+import type { BounceResult } from '../../mail/reply-classifier/bounce-result';
 import type { MappedResult } from './intake-match';
 import { isPermanent } from './intake-match';
 

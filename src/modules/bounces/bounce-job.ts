@@ -8,19 +8,19 @@ import type { JobHandler } from '../../jobs/job-handler';
 import { cpuWork, PermanentJobError } from '../../jobs/job-handler';
 import * as delivery from '../delivery/delivery.repository';
 import type { EmailRow } from '../emails/emails.repository';
-import { verpKey } from '../delivery/verp-address';
+import { verpKey } from '../../mail/verp-address';
 import type { RawStore } from '../inbound/raw-store';
 import { rawStoreFor } from '../inbound/raw-store-of';
 import type { AppliedEffect } from './bounce-effects';
 import { applyReportEffects, reportReason } from './bounce-effects';
-import type { BounceResult } from './bounce-result';
+import type { BounceResult } from '../../mail/reply-classifier/bounce-result';
 import type { ReportReading } from './classify-report';
 import { readReport } from './classify-report';
 import type { MatchedBy, MessageCandidates, RecipientMapping, VerpCandidate } from './intake-match';
 import { mapResults, messageCandidates } from './intake-match';
 import { REPORT_PARSE_BUDGET_MS, withinBudget } from './parse-budget';
-import type { BounceJobPayload } from './intake-payload';
-import { parseBouncePayload, reportSource } from './intake-payload';
+import type { BounceJobPayload } from '../../mail/bounce-intake';
+import { parseBouncePayload, reportSource } from '../../mail/bounce-intake';
 import * as repo from './intake.repository';
 
 /** What processing one report came to. */

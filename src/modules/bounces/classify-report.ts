@@ -1,13 +1,13 @@
 // The classifier: raw report bytes in, one reading per affected recipient out. Pure: no I/O, no
 // clock, no knowledge of our own addresses, so the same report always reads the same.
-import type { BounceResult, DeliveryRecord } from './bounce-result';
-import { emptyRecord } from './bounce-result';
+import type { BounceResult, DeliveryRecord } from '../../mail/reply-classifier/bounce-result';
+import { emptyRecord } from '../../mail/reply-classifier/bounce-result';
 import { findFeedbackReport, parseFeedbackReport } from './arf-parser';
 import { isAutoReply } from './auto-reply';
-import { decideReason, kindOfReason } from './classify-reason';
+import { decideReason, kindOfReason } from '../../mail/reply-classifier/classify-reason';
 import { looksLikeDeliveryStatus, parseDeliveryStatus } from './dsn-parser';
 import { addressKey, headerAddresses } from './email-address';
-import { findEnhancedStatus, findReplyCode, preferStatus, reasonOfStatus } from './enhanced-status';
+import { findEnhancedStatus, findReplyCode, preferStatus, reasonOfStatus } from '../../mail/reply-classifier/enhanced-status';
 import { allFields, decodeHeaderValue, firstField } from './header-fields';
 import type { MimePart } from './mime-message';
 import { leafParts, parseMessages } from './mime-message';
@@ -17,8 +17,8 @@ import type { TextContext } from './plain-text-formats';
 import { oneLine, parsePlainTextReport, recipientBlocks } from './plain-text-formats';
 import { humanReadableText } from './report-text';
 import { findSesNotification, parseSesNotification } from './ses-notification';
-import { normaliseDiagnostic, settledReason } from './status-patterns';
-import { findSmtpCommand } from './smtp-command';
+import { normaliseDiagnostic, settledReason } from '../../mail/reply-classifier/status-patterns';
+import { findSmtpCommand } from '../../mail/reply-classifier/smtp-command';
 
 export interface ReportReading {
   readonly results: BounceResult[];

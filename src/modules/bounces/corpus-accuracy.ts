@@ -2,7 +2,7 @@
 // ../shared/corpus/bounces: emails/*.eml and expected.json). Shared by the benchmark and its test.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BounceResult } from './bounce-result';
+import type { BounceResult } from '../../mail/reply-classifier/bounce-result';
 import { classifyReport } from './classify-report';
 
 export interface ExpectedReading {

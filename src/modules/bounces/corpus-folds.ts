@@ -7,12 +7,12 @@
 // every corpus row that no training file supports — as if the tables had been written on the
 // training groups only.
 import { createHash } from 'node:crypto';
-import type { BounceReason, BounceResult } from './bounce-result';
+import type { BounceReason, BounceResult } from '../../mail/reply-classifier/bounce-result';
 import { classifyReport } from './classify-report';
 import type { Corpus, CorpusAccuracy } from './corpus-accuracy';
 import { scoreFiles } from './corpus-accuracy';
-import type { StatusPattern } from './pattern-row';
-import { normaliseDiagnostic, STATUS_PATTERNS, withRowsDisabled } from './status-patterns';
+import type { StatusPattern } from '../../mail/reply-classifier/pattern-row';
+import { normaliseDiagnostic, STATUS_PATTERNS, withRowsDisabled } from '../../mail/reply-classifier/status-patterns';
 
 export const FOLDS = 5;
 

@@ -1,10 +1,10 @@
 // RFC 3464 delivery status notifications: the message/delivery-status body (§2.2 per-message
 // fields, §2.3 per-recipient fields), also when an MTA pasted it into a text part.
-import type { DeliveryRecord } from './bounce-result';
-import { emptyRecord } from './bounce-result';
-import { findEnhancedStatus, findReplyCode, preferStatus } from './enhanced-status';
+import type { DeliveryRecord } from '../../mail/reply-classifier/bounce-result';
+import { emptyRecord } from '../../mail/reply-classifier/bounce-result';
+import { findEnhancedStatus, findReplyCode, preferStatus } from '../../mail/reply-classifier/enhanced-status';
 import { extractAddress } from './email-address';
-import { findSmtpCommand } from './smtp-command';
+import { findSmtpCommand } from '../../mail/reply-classifier/smtp-command';
 
 interface Field {
   readonly name: string;

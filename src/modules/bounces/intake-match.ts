@@ -1,7 +1,7 @@
 // Which message and which of its recipients a report is about (issue 5, item 4). Pure:
 // the job looks the candidates up in the database, in the order given here.
-import { parseVerp, readVerp } from '../delivery/verp-address';
-import type { BounceKind, BounceResult } from './bounce-result';
+import { parseVerp, readVerp } from '../../mail/verp-address';
+import type { BounceKind, BounceResult } from '../../mail/reply-classifier/bounce-result';
 import { headerAddresses } from './email-address';
 import { allFields, parseHeaderBlock, splitHeaderBody } from './header-fields';
 import { toByteString } from './mime-message';

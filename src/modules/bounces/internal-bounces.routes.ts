@@ -4,7 +4,7 @@ import { RouteGroup } from '../../http/route';
 import { validationError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { commitStagedRaws, rawStoreFor } from '../inbound/raw-store-of';
-import { enqueueBounceReport } from './intake-payload';
+import { enqueueBounceReport } from '../../mail/bounce-intake';
 import { BounceAccepted } from './bounces.responses';
 
 /** Reports larger than this are refused (413): real DSNs and ARF reports are far smaller. */

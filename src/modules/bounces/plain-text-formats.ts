@@ -2,11 +2,11 @@
 // Courier and the rest word their reports differently, but all of them name each failed recipient
 // and follow (or precede) it with the remote server's reply. This reader finds the recipients and
 // the text that belongs to each, without needing to know which MTA wrote it.
-import type { DeliveryRecord } from './bounce-result';
-import { emptyRecord } from './bounce-result';
+import type { DeliveryRecord } from '../../mail/reply-classifier/bounce-result';
+import { emptyRecord } from '../../mail/reply-classifier/bounce-result';
 import { addressKey, addressPattern, findAddresses } from './email-address';
-import { findEnhancedStatus, findReplyCode } from './enhanced-status';
-import { findSmtpCommand } from './smtp-command';
+import { findEnhancedStatus, findReplyCode } from '../../mail/reply-classifier/enhanced-status';
+import { findSmtpCommand } from '../../mail/reply-classifier/smtp-command';
 
 export interface TextContext {
   /** Keys (addressKey) of addresses that are not failed recipients: the bounce's own parties. */

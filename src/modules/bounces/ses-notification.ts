@@ -1,9 +1,9 @@
 // Amazon SES event notifications (bounce, complaint, delivery) delivered by email through SNS:
 // a JSON document in the body instead of an RFC 3464 report.
-import type { DeliveryRecord } from './bounce-result';
-import { emptyRecord } from './bounce-result';
+import type { DeliveryRecord } from '../../mail/reply-classifier/bounce-result';
+import { emptyRecord } from '../../mail/reply-classifier/bounce-result';
 import { extractAddress } from './email-address';
-import { findEnhancedStatus, findReplyCode } from './enhanced-status';
+import { findEnhancedStatus, findReplyCode } from '../../mail/reply-classifier/enhanced-status';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
-import type { BounceReason } from '../bounces/bounce-result';
-import { emptyRecord } from '../bounces/bounce-result';
-import { decideReason } from '../bounces/classify-reason';
-import { findEnhancedStatus, findReplyCode } from '../bounces/enhanced-status';
+import type { BounceReason } from '../../mail/reply-classifier/bounce-result';
+import { emptyRecord } from '../../mail/reply-classifier/bounce-result';
+import { decideReason } from '../../mail/reply-classifier/classify-reason';
+import { findEnhancedStatus, findReplyCode } from '../../mail/reply-classifier/enhanced-status';
 
 /**
  * "Why is this still queued?" in plain words (issue 19): what the receiving server's

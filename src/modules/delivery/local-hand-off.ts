@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { enqueue } from '../../jobs/enqueue';
 import { isoNow } from '../../shared/clock';
-import { enqueueBounceReport } from '../bounces/intake-payload';
+import { enqueueBounceReport } from '../../mail/bounce-intake';
 import type { RecipientRow } from '../emails/emails.repository';
 import type { RawStore, StagedRaw } from '../inbound/raw-store';
 import { commitStagedRaws } from '../inbound/raw-store-of';
@@ -12,8 +12,8 @@ import type { HandOffAccepted } from './inject-client';
 import type { MtaOutcomeKind, MtaOutcomePayload } from './mta-outcome';
 import { MTA_OUTCOME_QUEUE } from './mta-outcome';
 import { applyMtaOutcomeIn } from './outcome-job';
-import type { SimulatedOutcome } from './simulator';
-import { SIMULATED_DEFERRAL_MS, SIMULATOR_DOMAIN, simulatedOutcome } from './simulator';
+import type { SimulatedOutcome } from '../../mail/simulator';
+import { SIMULATED_DEFERRAL_MS, SIMULATOR_DOMAIN, simulatedOutcome } from '../../mail/simulator';
 import { isReported, simulatedReport } from './simulator-reports';
 
 /**

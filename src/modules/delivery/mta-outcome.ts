@@ -70,5 +70,5 @@ export function parseMtaOutcome(v: unknown): MtaOutcomePayload | undefined {
   };
 }
 
-// The MTA plugins read the email id of a VERP sender from here (src/modules/delivery/verp-address.ts).
-export { emailIdFromVerp } from './verp-address';
+// The MTA plugins read the email id of a VERP sender from here (src/mail/verp-address.ts).
+export { emailIdFromVerp } from '../../mail/verp-address';

@@ -19,7 +19,7 @@ import { recordOutbox } from '../webhooks/webhook-outbox.repository';
 import type { MtaOutcomePayload } from './mta-outcome';
 import { parseMtaOutcome } from './mta-outcome';
 import { requestAbuseEvaluation } from '../abuse/abuse.jobs';
-import { classifySmtpRejection } from '../bounces/smtp-rejection';
+import { classifySmtpRejection } from '../../mail/reply-classifier/smtp-rejection';
 import { suppressAutomatically } from '../suppressions/suppressions.usecases';
 
 export type OutcomeApplied =

@@ -13,7 +13,7 @@ import { recordEmailEvent } from '../emails/email-events.repository';
 import type { HandOffAccepted, HandOffFailure, Injector } from './inject-client';
 import { classifyHandOffError } from './inject-client';
 import { messageBytes } from './message-bytes';
-import { verpAddress } from './verp-address';
+import { verpAddress } from '../../mail/verp-address';
 import { BEFORE_HAND_OFF, failMessage, recordSent } from './send-records';
 import type { LocalHandOff, LocalHandOffDeps } from './local-hand-off';
 import { localAcceptance, prepareLocalHandOff, recordLocalHandOff } from './local-hand-off';

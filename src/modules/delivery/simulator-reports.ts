@@ -1,5 +1,5 @@
-import type { SimulatedOutcome } from './simulator';
-import { SIMULATOR_DOMAIN } from './simulator';
+import type { SimulatedOutcome } from '../../mail/simulator';
+import { SIMULATOR_DOMAIN } from '../../mail/simulator';
 
 /**
  * The reports a simulator recipient's mailbox provider would send back: an RFC 3464

@@ -6,7 +6,7 @@ import type {
   EmailsTable,
   EmailStatus,
 } from '../../db/schema';
-import { idTimeFloor } from '../retention/id-time-floor';
+import { idTimeFloor } from '../../shared/id-time-floor';
 import { likeContains, likeEscape } from '../../shared/text';
 import { likeIgnoringCase } from '../../db/text-match';
 

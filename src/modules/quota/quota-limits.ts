@@ -1,5 +1,6 @@
 import type { AppConfig } from '../../config';
-import type { UserRow } from '../accounts/accounts.repository';
+import type { Selectable } from 'kysely';
+import type { UsersTable } from '../../db/schema';
 
 // The allowance and its rolling windows as pure functions of the clock; quota.ts counts
 // against them in the database.
@@ -23,7 +24,13 @@ export type QuotaConfig = Pick<
  * the account's own limit when it set one. The account's own value can only lower it
  * (issue 17 finding 7: a self-service value used to replace the default and the override).
  */
-export function effectiveLimits(user: UserRow, config: QuotaConfig, now = Date.now()): QuotaLimits {
+/** The columns of an account's row that decide its limits. */
+export type LimitColumns = Pick<
+  Selectable<UsersTable>,
+  'created_at' | 'emails_per_hour' | 'own_emails_per_hour' | 'emails_per_day' | 'own_emails_per_day'
+>;
+
+export function effectiveLimits(user: LimitColumns, config: QuotaConfig, now = Date.now()): QuotaLimits {
   const isNew = now - Date.parse(user.created_at) < DAY_MS;
   const defaultHour = isNew
     ? Math.min(config.rateLimitEmailsPerHour, config.newAccountEmailsPerHour)

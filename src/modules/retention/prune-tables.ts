@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema';
 import { QUEUES } from '../../jobs/queues';
 import { minuteOf } from '../quota/quota-limits';
 import { WEBHOOK_QUEUE } from '../webhooks/webhook-dispatch';
-import { idTimeFloor } from './id-time-floor';
+import { idTimeFloor } from '../../shared/id-time-floor';
 import type { RetentionPolicy } from './retention-policy';
 import * as repo from './retention.repository';
 

@@ -25,7 +25,7 @@ import type { QueuedEmailRow } from './queued-message.repository';
 import { insertQueuedEmail, insertQueuedEvent, insertSubmittedRaw } from './queued-message.repository';
 import { emailSendJob } from '../delivery/send-job';
 import { resolveSendingDomain } from './sending-domain';
-import { isSimulatedSuppressed } from '../delivery/simulator';
+import { isSimulatedSuppressed } from '../../mail/simulator';
 import { apiKeyDomainRestricted } from '../api-keys/api-keys.usecases';
 
 /**

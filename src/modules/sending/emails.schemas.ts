@@ -3,6 +3,7 @@ import { EMAIL_STATUSES } from '../../db/schema';
 import { cursorParam } from '../../shared/cursor';
 import { instantParam } from '../../shared/instant-param';
 import { hasControlChars } from '../../shared/text';
+import { ONE_CLICK } from '../unsubscribe/unsubscribe-token';
 
 const MAX_ATTACHMENTS = 10;
 const MAX_METADATA_BYTES = 16 * 1024;
@@ -55,9 +56,6 @@ const STANDARD_HEADERS = new Map(
     n,
   ]),
 );
-
-/** RFC 8058 §3.1: the only value List-Unsubscribe-Post may have. */
-export const ONE_CLICK = 'List-Unsubscribe=One-Click';
 
 /** The URIs of a List-Unsubscribe value (RFC 2369 §2: `<uri>` items separated by commas), or undefined. */
 export function listUnsubscribeUris(value: string): string[] | undefined {

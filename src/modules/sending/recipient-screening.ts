@@ -1,7 +1,7 @@
 import type { RecipientType } from '../../db/schema';
 import { canonicalAddress, parseMailbox } from '../emails/address';
 import { invalidRecipient, tooManyRecipients } from '../emails/emails.errors';
-import { unknownSimulatorAddress } from '../delivery/simulator';
+import { unknownSimulatorAddress } from '../../mail/simulator';
 
 /** The recipient checks of a send that need no SQL (commit-message.ts raises their refusal in order). */
 

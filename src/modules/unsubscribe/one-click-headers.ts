@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { EmailRow, RecipientRow } from '../emails/emails.repository';
-import { ONE_CLICK } from '../sending/emails.schemas';
-import { unsubscribeToken, unsubscribeUrl } from './unsubscribe-token';
+import { ONE_CLICK, unsubscribeToken, unsubscribeUrl } from './unsubscribe-token';
 
 export interface OneClickDeps {
   readonly db: Kysely<Database>;

@@ -12,6 +12,9 @@ import { base32 } from '../../shared/ids';
 import { deriveKey, safeEqual } from '../../shared/secrets';
 import { trimEndChars } from '../../shared/text';
 
+/** RFC 8058 §3.1: the only value List-Unsubscribe-Post may have. */
+export const ONE_CLICK = 'List-Unsubscribe=One-Click';
+
 const TAG_CHARS = 32;
 // Crockford base32 lower case, as shared/ids writes ids: fixed lengths, so the match is linear.
 const TOKEN =

@@ -4,10 +4,9 @@ import { requestActor } from '../../http/context';
 import { readRawBody } from '../../http/body';
 import { RouteGroup } from '../../http/route';
 import { validationError } from '../../shared/app-error';
-import { ONE_CLICK } from '../sending/emails.schemas';
 import { isOneClickBody } from './one-click-body';
 import { unsubscribeLinkNotFound, unsubscribeOneClick, unsubscribeTarget } from './unsubscribe.usecases';
-import { unsubscribeKey, verifyUnsubscribeToken } from './unsubscribe-token';
+import { ONE_CLICK, unsubscribeKey, verifyUnsubscribeToken } from './unsubscribe-token';
 
 const MAX_BODY = 4096;
 

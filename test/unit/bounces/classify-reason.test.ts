@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DeliveryRecord } from '../../../src/modules/bounces/bounce-result';
-import { emptyRecord } from '../../../src/modules/bounces/bounce-result';
-import { decideReason, kindOfReason } from '../../../src/modules/bounces/classify-reason';
+import type { DeliveryRecord } from '../../../src/mail/reply-classifier/bounce-result';
+import { emptyRecord } from '../../../src/mail/reply-classifier/bounce-result';
+import { decideReason, kindOfReason } from '../../../src/mail/reply-classifier/classify-reason';
 
 function rec(fields: Partial<DeliveryRecord>): DeliveryRecord {
   return { ...emptyRecord('rcpt@example.org'), diagnosticType: 'SMTP', ...fields };

@@ -18,8 +18,8 @@ import {
   measureFolds,
   rowsNotLearnedFrom,
 } from '../../../src/modules/bounces/corpus-folds';
-import type { StatusPattern } from '../../../src/modules/bounces/pattern-row';
-import { STATUS_PATTERNS, textSays, withRowsDisabled } from '../../../src/modules/bounces/status-patterns';
+import type { StatusPattern } from '../../../src/mail/reply-classifier/pattern-row';
+import { STATUS_PATTERNS, textSays, withRowsDisabled } from '../../../src/mail/reply-classifier/status-patterns';
 
 // dist/test/unit/bounces → the repository root is four levels up; the corpus sits beside it.
 const CORPUS = resolve(__dirname, '..', '..', '..', '..', '..', 'shared', 'corpus', 'bounces');

@@ -6,7 +6,7 @@ import {
   isClassOnly,
   preferStatus,
   reasonOfStatus,
-} from '../../../src/modules/bounces/enhanced-status';
+} from '../../../src/mail/reply-classifier/enhanced-status';
 
 describe('findEnhancedStatus (RFC 3463 §2)', () => {
   it('reads the code that follows the reply code', () => {

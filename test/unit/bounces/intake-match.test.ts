@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { BounceResult } from '../../../src/modules/bounces/bounce-result';
+import type { BounceResult } from '../../../src/mail/reply-classifier/bounce-result';
 import { readReport } from '../../../src/modules/bounces/classify-report';
 import { isPermanent, mapResults, messageCandidates } from '../../../src/modules/bounces/intake-match';
-import { taggedVerpAddress, verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
+import { taggedVerpAddress, verpAddress, verpKey } from '../../../src/mail/verp-address';
 import { buildArf, buildDsn } from '../../helpers/intake-reports';
 
 const ID = 'email_01hq3z9y8x7w6v5t4s3r2q1p0n';

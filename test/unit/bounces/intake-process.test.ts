@@ -4,12 +4,12 @@ import { after, before, describe, it } from 'node:test';
 import type { EmailStatus } from '../../../src/db/schema';
 import type { ReportOutcome } from '../../../src/modules/bounces/bounce-job';
 import { processReport } from '../../../src/modules/bounces/bounce-job';
-import type { BounceJobPayload } from '../../../src/modules/bounces/intake-payload';
+import type { BounceJobPayload } from '../../../src/mail/bounce-intake';
 import type { TestDb } from '../../helpers/test-db';
 import { createTestDb } from '../../helpers/test-db';
 import type { Account } from '../../helpers/email-fixtures';
 import { insertAccount, insertEmail } from '../../helpers/email-fixtures';
-import { taggedVerpAddress, verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
+import { taggedVerpAddress, verpAddress, verpKey } from '../../../src/mail/verp-address';
 import { buildArf, buildDsn } from '../../helpers/intake-reports';
 
 const AT = '2024-01-01T00:00:00.000Z';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { BounceResult } from '../../../src/modules/bounces/bounce-result';
+import type { BounceResult } from '../../../src/mail/reply-classifier/bounce-result';
 import { classifyReport } from '../../../src/modules/bounces/classify-report';
 
 /** A non-MIME bounce from `from` to the original sender, with `body` and a returned message. */

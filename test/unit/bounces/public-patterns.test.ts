@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DeliveryRecord } from '../../../src/modules/bounces/bounce-result';
-import { emptyRecord } from '../../../src/modules/bounces/bounce-result';
-import { decideReason, kindOfReason } from '../../../src/modules/bounces/classify-reason';
-import { findEnhancedStatus, findReplyCode } from '../../../src/modules/bounces/enhanced-status';
-import { PUBLIC_PATTERNS } from '../../../src/modules/bounces/public-patterns';
-import { PUBLIC_SOFT_PATTERNS } from '../../../src/modules/bounces/public-soft-patterns';
-import { findSmtpCommand } from '../../../src/modules/bounces/smtp-command';
-import { STATUS_PATTERNS, withRowsDisabled } from '../../../src/modules/bounces/status-patterns';
+import type { DeliveryRecord } from '../../../src/mail/reply-classifier/bounce-result';
+import { emptyRecord } from '../../../src/mail/reply-classifier/bounce-result';
+import { decideReason, kindOfReason } from '../../../src/mail/reply-classifier/classify-reason';
+import { findEnhancedStatus, findReplyCode } from '../../../src/mail/reply-classifier/enhanced-status';
+import { PUBLIC_PATTERNS } from '../../../src/mail/reply-classifier/public-patterns';
+import { PUBLIC_SOFT_PATTERNS } from '../../../src/mail/reply-classifier/public-soft-patterns';
+import { findSmtpCommand } from '../../../src/mail/reply-classifier/smtp-command';
+import { STATUS_PATTERNS, withRowsDisabled } from '../../../src/mail/reply-classifier/status-patterns';
 
 function read(fields: Partial<DeliveryRecord>): [string, string] {
   const r = { ...emptyRecord('rcpt@example.org'), diagnosticType: 'SMTP', action: 'failed', ...fields };

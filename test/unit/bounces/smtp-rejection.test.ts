@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifySmtpRejection } from '../../../src/modules/bounces/smtp-rejection';
+import { classifySmtpRejection } from '../../../src/mail/reply-classifier/smtp-rejection';
 
 describe('classifySmtpRejection', () => {
   const cases: [number, string | null, string, 'hard' | 'soft'][] = [

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { BounceReason, DeliveryRecord } from '../../../src/modules/bounces/bounce-result';
-import { emptyRecord } from '../../../src/modules/bounces/bounce-result';
-import { decideReason } from '../../../src/modules/bounces/classify-reason';
-import { findEnhancedStatus, findReplyCode } from '../../../src/modules/bounces/enhanced-status';
-import { findSmtpCommand } from '../../../src/modules/bounces/smtp-command';
-import { normaliseDiagnostic, STATUS_PATTERNS } from '../../../src/modules/bounces/status-patterns';
+import type { BounceReason, DeliveryRecord } from '../../../src/mail/reply-classifier/bounce-result';
+import { emptyRecord } from '../../../src/mail/reply-classifier/bounce-result';
+import { decideReason } from '../../../src/mail/reply-classifier/classify-reason';
+import { findEnhancedStatus, findReplyCode } from '../../../src/mail/reply-classifier/enhanced-status';
+import { findSmtpCommand } from '../../../src/mail/reply-classifier/smtp-command';
+import { normaliseDiagnostic, STATUS_PATTERNS } from '../../../src/mail/reply-classifier/status-patterns';
 
 /**
  * Where in the dialogue each wording is typically returned. Unknown-user wordings are about the

@@ -5,7 +5,7 @@ import {
   isSimulatorAddress,
   simulatedOutcome,
   unknownSimulatorAddress,
-} from '../../../src/modules/delivery/simulator';
+} from '../../../src/mail/simulator';
 import { simulatedReport } from '../../../src/modules/delivery/simulator-reports';
 import { readReport } from '../../../src/modules/bounces/classify-report';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { eventMessageFor, formatSmtpResponse } from '../../../src/modules/delivery/delivery-status';
 import { deliveryOutcomes } from '../../../src/mta/delivery-outcome';
-import { STATUS_PATTERNS } from '../../../src/modules/bounces/status-patterns';
-import { THROTTLING_REASONS } from '../../../src/modules/bounces/throttling';
+import { STATUS_PATTERNS } from '../../../src/mail/reply-classifier/status-patterns';
+import { THROTTLING_REASONS } from '../../../src/mail/reply-classifier/throttling';
 import { BACKOFF_FILE, backoffFileText, parseBackoffFile } from '../../../src/mta/destination-backoff-file';
 import {
   atLimitText,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { taggedVerpAddress, verpAddress, verpKey } from '../../../src/modules/delivery/verp-address';
+import { taggedVerpAddress, verpAddress, verpKey } from '../../../src/mail/verp-address';
 import { injectCredential } from '../../../src/modules/delivery/inject-credential';
 import {
   authOffered,

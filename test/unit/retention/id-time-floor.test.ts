@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { idTimeFloor } from '../../../src/modules/retention/id-time-floor';
+import { idTimeFloor } from '../../../src/shared/id-time-floor';
 import { sortableId } from '../../../src/shared/ids';
 
 describe('idTimeFloor', () => {

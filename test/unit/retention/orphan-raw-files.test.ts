@@ -10,7 +10,7 @@ import { fail } from '../../../src/jobs/fail';
 import type { RoutedRecipient } from '../../../src/mta/inbound-intake';
 import { acceptInbound, enqueueIntakeJobs } from '../../../src/mta/inbound-intake';
 import { insertUser } from '../../../src/modules/accounts/accounts.repository';
-import { enqueueBounceReport } from '../../../src/modules/bounces/intake-payload';
+import { enqueueBounceReport } from '../../../src/mail/bounce-intake';
 import { insertInbound } from '../../../src/modules/inbound/inbound.repository';
 import { fileRawStore, storeRawMessage } from '../../../src/modules/inbound/raw-file-store';
 import { sweepOrphanRawFiles } from '../../../src/modules/retention/orphan-raw-files';

@@ -49,4 +49,27 @@ describe('scripts/check-cycles.mjs', () => {
     assert.equal(r.status, 1);
     assert.match(r.stderr, /1 import cycle/);
   });
+
+  it('fails when two modules import each other without any loop of files, naming an import each way', () => {
+    const r = check('module-loop', {
+      'modules/billing/invoice.ts': "import { plan } from '../plans/plan';\nexport const invoice = plan;\n",
+      'modules/plans/plan.ts': 'export const plan = 1;\n',
+      'modules/plans/discount.ts':
+        "import { invoice } from '../billing/invoice';\nexport const discount = invoice;\n",
+    });
+    assert.equal(r.status, 1);
+    assert.doesNotMatch(r.stderr, /import cycle/);
+    assert.match(r.stderr, /module cycle: (billing ↔ plans|plans ↔ billing)/);
+    assert.match(r.stderr, /modules\/billing\/invoice\.ts → .*modules\/plans\/plan\.ts/);
+    assert.match(r.stderr, /modules\/plans\/discount\.ts → .*modules\/billing\/invoice\.ts/);
+  });
+
+  it('passes modules that import one way only', () => {
+    const r = check('module-one-way', {
+      'modules/billing/invoice.ts': "import { plan } from '../plans/plan';\nexport const invoice = plan;\n",
+      'modules/plans/plan.ts': "import { clock } from '../../shared/clock';\nexport const plan = clock;\n",
+      'shared/clock.ts': 'export const clock = 1;\n',
+    });
+    assert.equal(r.status, 0, r.stderr);
+  });
 });

@@ -14,7 +14,7 @@ import { migrate, openSqlite } from '../../../src/db/connect';
 import type { Database } from '../../../src/db/schema';
 import { oldestQueuedAgeMs, queueDepths, queueWaits } from '../../../src/jobs/queue-stats';
 import * as abuse from '../../../src/modules/abuse/abuse.repository';
-import { stopQueuedEmails } from '../../../src/modules/abuse/suspension.repository';
+import { stopQueuedEmails } from '../../../src/modules/accounts/suspension.repository';
 import { findBranding, findPublicLogo } from '../../../src/modules/branding/branding.repository';
 import { accountUsage } from '../../../src/modules/quota/quota';
 import { dailyCounts, emailsCreatedSince } from '../../../src/modules/stats/stats.repository';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../../db/schema';
-import type { EnqueueResult } from '../../jobs/enqueue';
-import { enqueue } from '../../jobs/enqueue';
+import type { Database } from '../db/schema';
+import type { EnqueueResult } from '../jobs/enqueue';
+import { enqueue } from '../jobs/enqueue';
 
 export const BOUNCE_QUEUE = 'bounce-processing';
 

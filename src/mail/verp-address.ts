@@ -17,8 +17,8 @@
  * being sent that every sender must name (src/mta/inject-verdicts.ts).
  */
 import crypto from 'node:crypto';
-import { base32 } from '../../shared/ids';
-import { deriveKey, safeEqual } from '../../shared/secrets';
+import { base32 } from '../shared/ids';
+import { deriveKey, safeEqual } from '../shared/secrets';
 
 const TAG_CHARS = 16;
 const HOST_PREFIX = 'bounce.';
