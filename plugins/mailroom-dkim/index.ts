@@ -13,7 +13,7 @@
  *   to route it.
  */
 import { emailIdFromVerp } from '../../src/modules/delivery/mta-outcome';
-import { dkimSignatureValue } from '../../src/mta/dkim-sign';
+import { dkimSignatureValue } from '../../src/mail/dkim-sign';
 import { mtaSigningKeys } from '../../src/mta/mta-runtime';
 import { UNSIGNED_NOTE, keepSigningKey, takeSigningKey } from '../../src/mta/signing-state';
 import { defer, reject } from '../../src/mta/smtp-verdict';

@@ -7,7 +7,7 @@
  */
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { AddressGuard } from '../modules/webhooks/address-policy';
+import type { AddressGuard } from '../mail/address-guard';
 import type { StsPolicy } from './mta-sts-policy';
 import { parseStsPolicy, parseStsRecord } from './mta-sts-policy';
 

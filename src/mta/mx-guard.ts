@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { AddressGuard } from '../modules/webhooks/address-policy';
+import type { AddressGuard } from '../mail/address-guard';
 
 /**
  * Where Haraka would connect for one MX: `exchange` is the IP address once the MX

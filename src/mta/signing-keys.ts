@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { dkimSealContext } from '../modules/domains/domains.usecases';
 import type { Sealer } from '../shared/seal';
-import type { DkimSigningKey } from './dkim-sign';
+import type { DkimSigningKey } from '../mail/dkim-sign';
 import { findSigningDomain } from './signing-key.repository';
 
 export type SigningKeyLookup =

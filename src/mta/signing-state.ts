@@ -1,4 +1,4 @@
-import type { DkimSigningKey } from './dkim-sign';
+import type { DkimSigningKey } from '../mail/dkim-sign';
 
 /**
  * The key a message will be signed with, from the end of DATA (where a missing

@@ -1,13 +1,13 @@
 /**
  * DKIM signing in the sender (issue 31): once per message, before it is handed to the recipient
- * domains' transactions, with src/mta/dkim-sign.ts (mailauth's signer, relaxed/relaxed rsa-sha256,
+ * domains' transactions, with src/mail/dkim-sign.ts (mailauth's signer, relaxed/relaxed rsa-sha256,
  * the over-signed header list) exactly as mailroom-dkim signs for Haraka today. The private key is
  * parsed once per key version and kept parsed (RFC 8017 precomputations included) until the domain's
  * key changes: parsing it per message was a sizeable share of the signing's CPU (bench/RESULTS.md).
  */
 import crypto from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { dkimSignatureValue } from '../mta/dkim-sign';
+import { dkimSignatureValue } from '../mail/dkim-sign';
 
 /** The sending domain's key as the caller unsealed it (never logged). */
 export interface SenderDkimKey {

@@ -6,7 +6,7 @@
  * address that was checked, never to a name resolved a second time.
  */
 import net from 'node:net';
-import type { AddressGuard } from '../modules/webhooks/address-policy';
+import type { AddressGuard } from '../mail/address-guard';
 import type { DnsLookup, MxRecord } from '../shared/dns-resolver';
 import type { MxPath } from '../mta/mx-guard';
 import { refusedMxResponse, screenMxTargets } from '../mta/mx-guard';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { dkimSignatureValue } from '../mta/dkim-sign';
+import { dkimSignatureValue } from '../mail/dkim-sign';
 import { createSigningKeys } from '../mta/signing-keys';
 import type { CaptureSigner } from '../modules/delivery/local-hand-off';
 import { createSealer } from '../shared/seal';

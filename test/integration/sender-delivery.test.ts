@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { DEFAULT_LIMITS } from '../../src/mta/destination-limits';
-import { outboundGuardFromConfig } from '../../src/modules/webhooks/address-policy';
+import { outboundGuardFromConfig } from '../../src/mail/address-guard';
 import { ConnectionPool } from '../../src/sender/connection-pool';
 import type { RecipientResult } from '../../src/sender/deliver';
 import { deliver } from '../../src/sender/deliver';

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { generateDkimKeyPair } from '../../src/modules/domains/dkim-key';
 import { DEFAULT_LIMITS } from '../../src/mta/destination-limits';
-import { outboundGuardFromConfig } from '../../src/modules/webhooks/address-policy';
+import { outboundGuardFromConfig } from '../../src/mail/address-guard';
 import { ConnectionPool } from '../../src/sender/connection-pool';
 import { deliver } from '../../src/sender/deliver';
 import type { SenderDkimKey } from '../../src/sender/dkim';

@@ -13,7 +13,7 @@ import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_LIMITS } from '../../src/mta/destination-limits';
 import { StsDiscovery, httpsPolicyFetcher } from '../../src/mta/mta-sts-discovery';
-import { outboundGuardFromConfig } from '../../src/modules/webhooks/address-policy';
+import { outboundGuardFromConfig } from '../../src/mail/address-guard';
 import { ConnectionPool } from '../../src/sender/connection-pool';
 import type { RecipientResult } from '../../src/sender/deliver';
 import { deliver } from '../../src/sender/deliver';

@@ -6,11 +6,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import {
-  classifyAddress,
-  createAddressGuard,
-  outboundGuardFromConfig,
-} from '../../src/modules/webhooks/address-policy';
+import { classifyAddress, createAddressGuard, outboundGuardFromConfig } from '../../src/mail/address-guard';
 import { deliveryOutcomes } from '../../src/mta/delivery-outcome';
 import type { MxLookup } from '../../src/mta/mx-guard';
 import { refusedMxResponse, routeToMx, screenMxTargets } from '../../src/mta/mx-guard';

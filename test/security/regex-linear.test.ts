@@ -6,7 +6,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { describe, it } from 'node:test';
 import { ESLint } from 'eslint';
-import { parseMailbox } from '../../src/modules/emails/address';
+import { parseMailbox } from '../../src/mail/address';
 import { normaliseAddress } from '../../src/modules/bounces/email-address';
 
 const ROOT = path.join(__dirname, '../../..');

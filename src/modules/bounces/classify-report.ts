@@ -7,7 +7,12 @@ import { isAutoReply } from './auto-reply';
 import { decideReason, kindOfReason } from '../../mail/reply-classifier/classify-reason';
 import { looksLikeDeliveryStatus, parseDeliveryStatus } from './dsn-parser';
 import { addressKey, headerAddresses } from './email-address';
-import { findEnhancedStatus, findReplyCode, preferStatus, reasonOfStatus } from '../../mail/reply-classifier/enhanced-status';
+import {
+  findEnhancedStatus,
+  findReplyCode,
+  preferStatus,
+  reasonOfStatus,
+} from '../../mail/reply-classifier/enhanced-status';
 import { allFields, decodeHeaderValue, firstField } from './header-fields';
 import type { MimePart } from './mime-message';
 import { leafParts, parseMessages } from './mime-message';

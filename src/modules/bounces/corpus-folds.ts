@@ -12,7 +12,11 @@ import { classifyReport } from './classify-report';
 import type { Corpus, CorpusAccuracy } from './corpus-accuracy';
 import { scoreFiles } from './corpus-accuracy';
 import type { StatusPattern } from '../../mail/reply-classifier/pattern-row';
-import { normaliseDiagnostic, STATUS_PATTERNS, withRowsDisabled } from '../../mail/reply-classifier/status-patterns';
+import {
+  normaliseDiagnostic,
+  STATUS_PATTERNS,
+  withRowsDisabled,
+} from '../../mail/reply-classifier/status-patterns';
 
 export const FOLDS = 5;
 

@@ -1,5 +1,5 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { parseMailbox } from '../emails/address';
+import { parseMailbox } from '../../mail/address';
 import type { AttachmentRow } from './delivery.repository';
 import type { EmailRow, RecipientRow } from '../emails/emails.repository';
 

@@ -13,7 +13,7 @@ import type { UserRow } from '../accounts/accounts.repository';
 import type { DomainRow } from '../domains/domains.repository';
 import { findSuppressed } from '../suppressions/suppressions.repository';
 import { suppressedRefusal } from './send-refusals';
-import type { Mailbox } from '../emails/address';
+import type { Mailbox } from '../../mail/address';
 import { emailQueueFailedBy, emailTooLarge } from '../emails/emails.errors';
 import type { StoredResponse } from './idempotency';
 import { storeIdempotent } from './idempotency';

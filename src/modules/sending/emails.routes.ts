@@ -6,7 +6,7 @@ import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
 import { readConsistently } from '../../db/read-consistently';
 import { pageBody } from '../../shared/cursor';
-import { canonicalAddress } from '../emails/address';
+import { canonicalAddress } from '../../mail/address';
 import {
   accountEmailWithRecipients,
   emailPart,

@@ -1,5 +1,5 @@
 import type { RecipientType } from '../../db/schema';
-import { canonicalAddress, parseMailbox } from '../emails/address';
+import { canonicalAddress, parseMailbox } from '../../mail/address';
 import { invalidRecipient, tooManyRecipients } from '../emails/emails.errors';
 import { unknownSimulatorAddress } from '../../mail/simulator';
 

@@ -3,7 +3,7 @@ import { PreparedQuery } from '../../db/precompiled';
 import type { Database } from '../../db/schema';
 import { domainNotFound } from '../domains/domains.errors';
 import type { DomainRow } from '../domains/domains.repository';
-import type { Mailbox } from '../emails/address';
+import type { Mailbox } from '../../mail/address';
 import { domainNotVerified, invalidFromAddress } from '../emails/emails.errors';
 
 /** domains.repository's findDomainByName, compiled once for the send path (db/precompiled.ts). */

@@ -13,7 +13,7 @@ import { isoNow } from '../../shared/clock';
 import { clip } from '../../shared/text';
 import { newId } from '../../shared/ids';
 import { findUserById } from '../accounts/accounts.repository';
-import { MAILBOX_FORMS, parseMailbox } from '../emails/address';
+import { MAILBOX_FORMS, parseMailbox } from '../../mail/address';
 import type { TransactionRunner } from './commit-message';
 import { commitMessage } from './commit-message';
 import { screen, screenRecipients } from './recipient-screening';

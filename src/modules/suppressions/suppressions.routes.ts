@@ -5,7 +5,7 @@ import { requestActor, requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { idCursorParam } from '../../shared/cursor';
 import { hasControlChars } from '../../shared/text';
-import { parseAddress } from '../emails/address';
+import { parseAddress } from '../../mail/address';
 import { listSuppressions } from './suppressions.repository';
 import {
   createSuppression,

@@ -6,7 +6,7 @@ import type { Actor } from '../audit/audit.repository';
 import { recordAudit, systemActor } from '../audit/audit.repository';
 import type { SuppressionRow } from './suppressions.repository';
 import * as repo from './suppressions.repository';
-import { parseAddress } from '../emails/address';
+import { parseAddress } from '../../mail/address';
 
 export const suppressionNotFound = defineError(
   'SUPPRESSION_NOT_FOUND',

@@ -32,7 +32,7 @@ export function hasOwnListUnsubscribe(own: string | Buffer | null): boolean {
  * the message sets its own List-Unsubscribe (the sender's choice wins), or it has
  * more than one recipient — one message carries one header for all of them, and a
  * click could not tell which recipient asked (RFC 8058 §3.2 wants the URI to name one).
- * The MTA's DKIM signer covers both headers (src/mta/dkim-sign.ts; RFC 8058 §4).
+ * The MTA's DKIM signer covers both headers (src/mail/dkim-sign.ts; RFC 8058 §4).
  */
 export async function oneClickHeaders(
   deps: OneClickDeps,

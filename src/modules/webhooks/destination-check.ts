@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
-import type { AddressGuard } from './address-policy';
-import { guardFromConfig } from './address-policy';
+import type { AddressGuard } from '../../mail/address-guard';
+import { guardFromConfig } from '../../mail/address-guard';
 import type { HostResolver } from './host-resolver';
 import { createHostResolver } from './host-resolver';
 import { urlHost } from './webhook-url';

@@ -7,7 +7,7 @@ import type { Logger } from '../../shared/logger';
 import type { Sealer } from '../../shared/seal';
 import { PermanentJobError } from '../../jobs/job-handler';
 import { systemActor, recordAudit } from '../audit/audit.repository';
-import type { AddressGuard } from './address-policy';
+import type { AddressGuard } from '../../mail/address-guard';
 import type { HostResolver } from './host-resolver';
 import type { DeliverJob } from './webhook-dispatch';
 import { enqueueAttempt } from './webhook-dispatch';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { AddressGuard } from './address-policy';
+import type { AddressGuard } from '../../mail/address-guard';
 import type { HostResolution, HostResolver, ResolvedAddress } from './host-resolver';
 import { urlHost } from './webhook-url';
 

@@ -7,7 +7,7 @@ import type { Logger } from '../../shared/logger';
 import { createSealer } from '../../shared/seal';
 import type { JobHandler } from '../../jobs/job-handler';
 import { PermanentJobError } from '../../jobs/job-handler';
-import { guardFromConfig } from './address-policy';
+import { guardFromConfig } from '../../mail/address-guard';
 import type { HostResolver } from './host-resolver';
 import { createHostResolver } from './host-resolver';
 import { deliverAttempt } from './webhook-delivery';

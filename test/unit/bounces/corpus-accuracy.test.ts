@@ -19,7 +19,11 @@ import {
   rowsNotLearnedFrom,
 } from '../../../src/modules/bounces/corpus-folds';
 import type { StatusPattern } from '../../../src/mail/reply-classifier/pattern-row';
-import { STATUS_PATTERNS, textSays, withRowsDisabled } from '../../../src/mail/reply-classifier/status-patterns';
+import {
+  STATUS_PATTERNS,
+  textSays,
+  withRowsDisabled,
+} from '../../../src/mail/reply-classifier/status-patterns';
 
 // dist/test/unit/bounces → the repository root is four levels up; the corpus sits beside it.
 const CORPUS = resolve(__dirname, '..', '..', '..', '..', '..', 'shared', 'corpus', 'bounces');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseAddress, parseMailbox } from '../../../src/modules/emails/address';
+import { parseAddress, parseMailbox } from '../../../src/mail/address';
 import { isStrictBase64 } from '../../../src/modules/sending/emails.schemas';
 
 describe('parseMailbox', () => {

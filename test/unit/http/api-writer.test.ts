@@ -7,7 +7,7 @@ import { parseConfig } from '../../../src/config';
 import type { ApiWriter } from '../../../src/http/api-writer';
 import { startApiWriter } from '../../../src/http/api-writer';
 import type { ApiSend } from '../../../src/modules/sending/api-send';
-import { parseMailbox } from '../../../src/modules/emails/address';
+import { parseMailbox } from '../../../src/mail/address';
 import { sendEmail } from '../../../src/modules/sending/send-email';
 import { isAppError } from '../../../src/shared/app-error';
 import { newId } from '../../../src/shared/ids';

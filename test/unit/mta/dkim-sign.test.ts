@@ -3,8 +3,8 @@ import { before, describe, it } from 'node:test';
 import type { DNSResolver } from 'mailauth';
 import { dkimVerify } from 'mailauth';
 import { generateDkimKeyPair } from '../../../src/modules/domains/dkim-key';
-import type { DkimSigningKey } from '../../../src/mta/dkim-sign';
-import { SIGNED_HEADERS, dkimSignatureValue } from '../../../src/mta/dkim-sign';
+import type { DkimSigningKey } from '../../../src/mail/dkim-sign';
+import { SIGNED_HEADERS, dkimSignatureValue } from '../../../src/mail/dkim-sign';
 
 const MESSAGE = [
   'From: Shop <app@shop.example.com>',

@@ -1,4 +1,4 @@
-// Issue 18 item 8: src/mta/dkim-sign.ts subclasses mailauth's DkimSigner and calls its
+// Issue 18 item 8: src/mail/dkim-sign.ts subclasses mailauth's DkimSigner and calls its
 // internal modules. An upgrade may change them without any type error (the declarations
 // are ours, mailauth ships none), so the version it was checked against is pinned and a
 // different one fails here with what to re-check.
@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { MAILAUTH_VERSION_CHECKED } from '../../../src/mta/dkim-sign';
+import { MAILAUTH_VERSION_CHECKED } from '../../../src/mail/dkim-sign';
 
-const RECHECK = `Before setting MAILAUTH_VERSION_CHECKED (src/mta/dkim-sign.ts) to it, re-check in that
+const RECHECK = `Before setting MAILAUTH_VERSION_CHECKED (src/mail/dkim-sign.ts) to it, re-check in that
 version's source what KeyObjectSigner and src/mta/mailauth-signer.d.ts rely on:
 - lib/dkim/dkim-signer.js: DkimSigner's constructor options, its fields signatureData,
   signatureHeaders, errors, headers.parsed, signTime, expires, bodyHashes (keyed
@@ -27,7 +27,7 @@ function readJson(file: string): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
 }
 
-describe('mailauth, whose signer internals src/mta/dkim-sign.ts builds on', () => {
+describe('mailauth, whose signer internals src/mail/dkim-sign.ts builds on', () => {
   it('is installed at the version the subclass was checked against', () => {
     const installed = readJson(require.resolve('mailauth/package.json')).version;
     assert.equal(

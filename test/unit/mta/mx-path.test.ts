@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { describe, it } from 'node:test';
-import { outboundGuardFromConfig } from '../../../src/modules/webhooks/address-policy';
+import { outboundGuardFromConfig } from '../../../src/mail/address-guard';
 import { skipRefusingGreetings } from '../../../src/mta/greeting-fallback';
 import type { MxLookup } from '../../../src/mta/mx-guard';
 import { routeToMx } from '../../../src/mta/mx-guard';

@@ -3,7 +3,7 @@
 // outbound guard, the relay, and the paths (OUTBOUND_IPV6, source addresses, OUTBOUND_MX_PORT).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { outboundGuardFromConfig } from '../../../src/modules/webhooks/address-policy';
+import { outboundGuardFromConfig } from '../../../src/mail/address-guard';
 import type { RouteDeps } from '../../../src/sender/route';
 import { MAX_ROUTE_ADDRESSES, orderByPriority, resolveRoute } from '../../../src/sender/route';
 import { createDnsResolver } from '../../../src/shared/dns-resolver';

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseConfig } from '../../../src/config';
-import type { AddressCategory } from '../../../src/modules/webhooks/address-policy';
+import type { AddressCategory } from '../../../src/mail/address-guard';
 import {
   classifyAddress,
   createAddressGuard,
   embeddedIpv4,
   guardFromConfig,
-} from '../../../src/modules/webhooks/address-policy';
+} from '../../../src/mail/address-guard';
 
 describe('webhook SSRF guard: address classification', () => {
   const cases: [string, AddressCategory][] = [

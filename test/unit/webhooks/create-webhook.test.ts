@@ -4,7 +4,7 @@ import { isAppError } from '../../../src/shared/app-error';
 import { insertUser } from '../../../src/modules/accounts/accounts.repository';
 import type { Actor } from '../../../src/modules/audit/audit.repository';
 import { listAudit } from '../../../src/modules/audit/audit.repository';
-import { createAddressGuard } from '../../../src/modules/webhooks/address-policy';
+import { createAddressGuard } from '../../../src/mail/address-guard';
 import { createDestinationCheck } from '../../../src/modules/webhooks/destination-check';
 import { createHostResolver } from '../../../src/modules/webhooks/host-resolver';
 import { secretContext } from '../../../src/modules/webhooks/webhook-signature';

@@ -1,4 +1,4 @@
-// Types for the parts of mailauth 7 that src/mta/dkim-sign.ts builds its signer from
+// Types for the parts of mailauth 7 that src/mail/dkim-sign.ts builds its signer from
 // (the package ships no declarations for them). Internal modules: re-check on upgrade
 // (test/unit/mta/mailauth-version.test.ts fails on any other version than MAILAUTH_VERSION_CHECKED).
 declare module 'mailauth/lib/dkim/dkim-signer' {

@@ -1,5 +1,5 @@
 import addressparser from 'nodemailer/lib/addressparser';
-import { hasControlChars } from '../../shared/text';
+import { hasControlChars } from '../shared/text';
 
 /**
  * Mailbox parsing for the send API: `user@domain` or `Name <user@domain>`.

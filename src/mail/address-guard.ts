@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { Cidr } from '../../config/config-table';
+import type { Cidr } from '../config/config-table';
 
 /**
  * The SSRF guard's view of an IP address. Webhook URLs are chosen by customers,
