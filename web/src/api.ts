@@ -1,11 +1,10 @@
 // The one way the dashboard talks to the appliance: the public /v1 API, with the session cookie.
 // Every screen is a view of these endpoints (issue 19: nothing the UI can do that the API cannot).
 
-export interface ApiErrorBody {
-  readonly code: string;
-  readonly message: string;
-  readonly details?: Record<string, unknown>;
-}
+import type { components } from './generated/openapi';
+
+/** The `error` of every failure's body (`{"error": {code, message, details?}}`). */
+export type ApiErrorBody = components['schemas']['Error']['error'];
 
 export class ApiError extends Error {
   constructor(
@@ -106,164 +105,70 @@ export function describeError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-// Types of the views the screens read (mirrors of src/http/openapi-schemas.ts).
-export type EmailStatus =
-  | 'queued'
-  | 'processing'
-  | 'sent'
-  | 'delivered'
-  | 'deferred'
-  | 'bounced'
-  | 'complained'
-  | 'failed'
-  | 'cancelled';
-export const EMAIL_STATUSES: readonly EmailStatus[] = [
+// The views the screens read, as the OpenAPI document declares them (issue 30 item 3): aliases
+// into web/src/generated/openapi.ts, which `npm run build && npm run generate:web-types` writes
+// from the routes' declarations. A view is named here once; no screen spells out an API shape.
+type Schemas = components['schemas'];
+
+export type AuthOptions = Schemas['AuthOptions'];
+export type Me = Schemas['Me'];
+export type ApiKeyList = Schemas['ApiKeyList'];
+export type CreatedApiKey = Schemas['CreatedApiKey'];
+export type EmailDetail = Schemas['EmailDetail'];
+export type EmailStatus = Schemas['Email']['status'];
+export type EmailPage = Schemas['EmailPage'];
+export type Domain = Schemas['Domain'];
+export type DomainList = Schemas['DomainList'];
+export type DomainStatusHistory = Schemas['DomainStatusHistory'];
+export type DomainStatusChange = Schemas['DomainStatusChange'];
+export type CheckResult = Schemas['CheckResult'];
+export type Verification = Schemas['Verification'];
+export type InboundSummary = Schemas['InboundSummary'];
+export type InboundMessage = Schemas['InboundMessage'];
+export type InboundPage = Schemas['InboundPage'];
+export type Suppression = Schemas['Suppression'];
+export type SuppressionPage = Schemas['SuppressionPage'];
+export type Webhook = Schemas['Webhook'];
+export type WebhookList = Schemas['WebhookList'];
+export type CreatedWebhook = Schemas['CreatedWebhook'];
+export type WebhookDetail = Schemas['WebhookDetail'];
+export type Settings = Schemas['Settings'];
+export type LimitView = Settings['limits']['emailsPerHour'];
+export type MailHostname = Settings['mailHostname'];
+export type Branding = Schemas['Branding'];
+export type StatsOverview = Schemas['StatsOverview'];
+export type HealthSignals = Schemas['HealthSignals'];
+export type OperatorAccountPage = Schemas['OperatorAccountPage'];
+export type InvitationList = Schemas['InvitationList'];
+export type CreatedInvitation = Schemas['CreatedInvitation'];
+export type AuditPage = Schemas['AuditPage'];
+
+/** The paging fields every cursor-paged list answers besides its rows. */
+export type Paging = Pick<EmailPage | SuppressionPage | InboundPage | AuditPage, 'hasMore' | 'nextCursor'>;
+
+/**
+ * An API enum's values for a form's options, in the order given. Keyed by value, so a value the
+ * API adds and the dashboard does not list fails the typecheck.
+ */
+export function enumValues<T extends string>(values: Readonly<Record<T, true>>): readonly T[] {
+  return Object.keys(values) as T[];
+}
+
+export const EMAIL_STATUSES = enumValues<EmailStatus>({
+  queued: true,
+  processing: true,
+  sent: true,
+  delivered: true,
+  deferred: true,
+  bounced: true,
+  complained: true,
+  failed: true,
+  cancelled: true,
+});
+/** Still moving: the list refreshes these rows without a reload. */
+export const IN_FLIGHT: ReadonlySet<EmailStatus> = new Set<EmailStatus>([
   'queued',
   'processing',
   'sent',
-  'delivered',
   'deferred',
-  'bounced',
-  'complained',
-  'failed',
-  'cancelled',
-];
-/** Still moving: the list refreshes these rows without a reload. */
-export const IN_FLIGHT: ReadonlySet<string> = new Set(['queued', 'processing', 'sent', 'deferred']);
-
-export interface Page<T> {
-  readonly data: T[];
-  readonly hasMore: boolean;
-  readonly nextCursor: string | null;
-}
-
-/** `GET /v1/auth/options` (no authentication). */
-export interface AuthOptions {
-  readonly origin: string;
-}
-
-export interface Me {
-  readonly id: string;
-  readonly email: string;
-  readonly name: string;
-  readonly status: 'ACTIVE' | 'SUSPENDED';
-  readonly role?: 'user' | 'operator';
-}
-
-export interface Recipient {
-  readonly email: string;
-  readonly type: string;
-  readonly status: EmailStatus;
-  readonly smtpResponse: string | null;
-}
-
-export interface EmailEvent {
-  readonly type: string;
-  readonly message: string | null;
-  readonly recipient: string | null;
-  readonly createdAt: string;
-  /** Delivery attempts: TLS version and cipher of the session with the MX, or "plaintext". */
-  readonly tls?: string | null;
-  /** The appliance node that wrote the entry (issue 23). */
-  readonly node?: string | null;
-}
-
-export interface Delivery {
-  readonly attempts: number;
-  readonly nextAttemptAt: string | null;
-  readonly lastDeferral: { readonly at: string; readonly reply: string; readonly explanation: string } | null;
-  readonly state: string;
-  /** The answer in plain words. */
-  readonly summary: string;
-}
-
-export interface Email {
-  readonly id: string;
-  readonly status: EmailStatus;
-  readonly subject: string;
-  readonly from: string;
-  readonly domainId: string;
-  readonly smtpResponse: string | null;
-  readonly attempts: number;
-  readonly createdAt: string;
-  readonly scheduledAt: string | null;
-  readonly sentAt: string | null;
-  readonly deliveredAt: string | null;
-  readonly messageId: string;
-  readonly headers: Record<string, string> | null;
-  readonly tags: Record<string, string> | null;
-  readonly recipients: Recipient[];
-  readonly events?: EmailEvent[];
-  readonly delivery?: Delivery;
-  readonly parts?: { readonly html: boolean; readonly text: boolean };
-  readonly attachments?: readonly {
-    readonly filename: string;
-    readonly contentType: string;
-    readonly sizeBytes: number;
-    readonly inline: boolean;
-  }[];
-}
-
-export interface DnsRecord {
-  readonly purpose: string;
-  readonly type: string;
-  readonly host: string;
-  readonly name: string;
-  readonly value: string;
-  readonly priority?: number;
-  readonly ttl: number;
-  readonly required: boolean;
-  readonly description: string;
-  /** False when it names a host of the server that is no public DNS name (MAIL_HOSTNAME). */
-  readonly usable: boolean;
-  readonly unusableReason?: string;
-}
-
-/** `mailHostname` of `GET /v1/settings`. */
-export interface MailHostname {
-  readonly name: string;
-  readonly usable: boolean;
-  readonly reason?: string;
-}
-
-export interface Domain {
-  readonly id: string;
-  readonly domain: string;
-  readonly status: 'PENDING' | 'VERIFIED' | 'FAILED';
-  readonly records: DnsRecord[];
-  readonly unsubscribeLink: boolean;
-  readonly verifiedAt: string | null;
-  readonly lastCheckedAt: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
-/** `GET /v1/domains/{id}/status-history`. */
-export interface DomainStatusChange {
-  readonly from: Domain['status'] | null;
-  readonly to: Domain['status'];
-  readonly trigger: 'created' | 'api' | 'recheck' | 'migration';
-  readonly checks: Record<string, string> | null;
-  readonly at: string;
-}
-
-export interface CheckResult {
-  readonly verified: boolean;
-  readonly code?: string;
-  readonly message?: string;
-  readonly found?: string[];
-  readonly expected?: string;
-}
-
-export interface Verification {
-  readonly verified: boolean;
-  readonly domain: string;
-  readonly status: string;
-  readonly spf: CheckResult;
-  readonly dkim: CheckResult;
-  readonly dmarc: CheckResult;
-  readonly returnPath: CheckResult;
-  readonly mx?: CheckResult;
-  readonly required: Record<string, boolean>;
-  readonly nextSteps?: string[];
-}
+]);

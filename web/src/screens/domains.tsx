@@ -3,7 +3,14 @@
 // check's code and next step, status history, one-click unsubscribe, delete (a 409 explained).
 import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import type { CheckResult, Domain, DomainStatusChange, Verification } from '../api';
+import type {
+  CheckResult,
+  Domain,
+  DomainList,
+  DomainStatusChange,
+  DomainStatusHistory,
+  Verification,
+} from '../api';
 import { ApiError, del, get, patch, post } from '../api';
 import { Badge, CopyButton, Empty, ErrorBox, Loaded, PageTitle, Time, useAction, useLoad } from '../ui';
 import { MailHostnameCheck } from './mail-hostname';
@@ -20,7 +27,7 @@ export function domainFromInput(value: string): string {
 }
 
 export function Domains() {
-  const [load, reload] = useLoad(() => get<{ data: Domain[] }>('/v1/domains'), 'domains');
+  const [load, reload] = useLoad(() => get<DomainList>('/v1/domains'), 'domains');
   const add = useAction();
   const [, navigate] = useLocation();
   return (
@@ -100,7 +107,7 @@ export function DomainDetail(props: { id: string }) {
   const path = `/v1/domains/${encodeURIComponent(props.id)}`;
   const [load, reload] = useLoad(() => get<Domain>(path), path);
   const [history, reloadHistory] = useLoad(
-    () => get<{ data: DomainStatusChange[] }>(`${path}/status-history`),
+    () => get<DomainStatusHistory>(`${path}/status-history`),
     `${path}/status-history`,
   );
   const [result, setResult] = useState<Verification | null>(null);
@@ -308,7 +315,7 @@ const TRIGGER: Record<DomainStatusChange['trigger'], string> = {
   migration: 'recorded at upgrade (time approximate)',
 };
 
-function StatusHistory(props: { changes: DomainStatusChange[] }) {
+function StatusHistory(props: { changes: DomainStatusHistory['data'] }) {
   return (
     <div class="table-wrap" tabIndex={0}>
       <table>

@@ -2,13 +2,13 @@
 // and "why is this still queued?" in plain words.
 import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import type { Email } from '../api';
+import type { EmailDetail as EmailDetailView } from '../api';
 import { IN_FLIGHT, get, post } from '../api';
 import { Badge, ErrorBox, Loaded, PageTitle, StatusBadge, Time, useAction, useLoad } from '../ui';
 
 export function EmailDetail(props: { id: string }) {
   const path = `/v1/emails/${encodeURIComponent(props.id)}`;
-  const [load, reload] = useLoad(() => get<Email>(path), path);
+  const [load, reload] = useLoad(() => get<EmailDetailView>(path), path);
   const cancel = useAction();
   const moving = load.state === 'ok' && IN_FLIGHT.has(load.data.status);
   useEffect(() => {
@@ -51,7 +51,7 @@ export function EmailDetail(props: { id: string }) {
               <dd>
                 {email.tags && Object.keys(email.tags).length > 0
                   ? Object.entries(email.tags).map(([k, v]) => (
-                      <Badge key={k} value={`${k}:${v}`} tone="neutral" />
+                      <Badge key={k} value={`${k}:${String(v)}`} tone="neutral" />
                     ))
                   : '—'}
               </dd>
@@ -122,7 +122,7 @@ export function EmailDetail(props: { id: string }) {
             <pre class="headers">
               {email.headers
                 ? Object.entries(email.headers)
-                    .map(([k, v]) => `${k}: ${v}`)
+                    .map(([k, v]) => `${k}: ${String(v)}`)
                     .join('\n')
                 : '(none besides the standard ones)'}
             </pre>
@@ -134,7 +134,7 @@ export function EmailDetail(props: { id: string }) {
 }
 
 /** The answer to the most frequent question: the next retry, attempts, last deferral in words. */
-function WhyQueued(props: { email: Email }) {
+function WhyQueued(props: { email: EmailDetailView }) {
   const d = props.email.delivery;
   if (!IN_FLIGHT.has(props.email.status) || !d) return null;
   return (
@@ -170,7 +170,7 @@ function kilobytes(n: number): string {
 }
 
 /** The attachments sent with the message (names, types, sizes; the content is in the raw download). */
-function Attachments(props: { email: Email }) {
+function Attachments(props: { email: EmailDetailView }) {
   const list = props.email.attachments ?? [];
   return (
     <>

@@ -1,8 +1,9 @@
 // Screen 3a: the email list with its filters, cursor paging, and live refresh of rows in flight.
 import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import type { Domain, Email, Page } from '../api';
+import type { DomainList, EmailPage } from '../api';
 import { EMAIL_STATUSES, IN_FLIGHT, get, qs } from '../api';
+import { CursorPager, ListTable, useCursors } from '../list';
 import { Empty, Loaded, PageTitle, StatusBadge, Time, dayBound, field, useLoad } from '../ui';
 
 interface Filters {
@@ -18,8 +19,8 @@ const NONE: Filters = { status: '', domainId: '', tag: '', recipient: '', from: 
 
 export function Emails() {
   const [filters, setFilters] = useState<Filters>(NONE);
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const cursors = useCursors();
+  const { cursor } = cursors;
   const path = `/v1/emails${qs({
     status: filters.status,
     domainId: filters.domainId,
@@ -31,8 +32,8 @@ export function Emails() {
     limit: 25,
     cursor,
   })}`;
-  const [load, reload] = useLoad(() => get<Page<Email>>(path), path);
-  const [domains] = useLoad(() => get<{ data: Domain[] }>('/v1/domains'), 'domains');
+  const [load, reload] = useLoad(() => get<EmailPage>(path), path);
+  const [domains] = useLoad(() => get<DomainList>('/v1/domains'), 'domains');
 
   // Rows still moving refresh in place every two seconds, without a reload (issue 19); the first
   // page also picks up new mail every five.
@@ -55,7 +56,7 @@ export function Emails() {
           const f = new FormData(e.currentTarget);
           const next = { ...NONE };
           for (const k of Object.keys(NONE) as (keyof Filters)[]) next[k] = field(f, k);
-          setCursors([]);
+          cursors.reset();
           setFilters(next);
         }}
       >
@@ -109,7 +110,7 @@ export function Emails() {
             type="button"
             class="secondary"
             onClick={() => {
-              setCursors([]);
+              cursors.reset();
               setFilters(NONE);
             }}
           >
@@ -123,53 +124,28 @@ export function Emails() {
             <Empty>No emails match. Send one with POST /v1/emails and it appears here.</Empty>
           ) : (
             <>
-              <div class="table-wrap" tabIndex={0}>
-                <table class="list" data-live={moving ? 'yes' : 'no'}>
-                  <caption class="sr-only">Emails, newest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Status</th>
-                      <th scope="col">Subject</th>
-                      <th scope="col">To</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {page.data.map((e) => (
-                      <tr key={e.id} data-email={e.id}>
-                        <td>
-                          <StatusBadge status={e.status} scheduledAt={e.scheduledAt} />
-                        </td>
-                        <td>
-                          <Link href={`/emails/${e.id}`}>{e.subject || '(no subject)'}</Link>
-                        </td>
-                        <td>{e.recipients.map((r) => r.email).join(', ')}</td>
-                        <td>
-                          <Time iso={e.createdAt} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <div class="pager">
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={cursors.length === 0}
-                  onClick={() => setCursors(cursors.slice(0, -1))}
-                >
-                  Newer
-                </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={!page.hasMore || !page.nextCursor}
-                  onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}
-                >
-                  Older
-                </button>
-              </div>
+              <ListTable
+                caption="Emails, newest first"
+                columns={['Status', 'Subject', 'To', 'Created']}
+                class="list"
+                live={moving}
+              >
+                {page.data.map((e) => (
+                  <tr key={e.id} data-email={e.id}>
+                    <td>
+                      <StatusBadge status={e.status} scheduledAt={e.scheduledAt} />
+                    </td>
+                    <td>
+                      <Link href={`/emails/${e.id}`}>{e.subject || '(no subject)'}</Link>
+                    </td>
+                    <td>{e.recipients.map((r) => r.email).join(', ')}</td>
+                    <td>
+                      <Time iso={e.createdAt} />
+                    </td>
+                  </tr>
+                ))}
+              </ListTable>
+              <CursorPager cursors={cursors} page={page} />
             </>
           )
         }

@@ -1,34 +1,11 @@
 // Screen 8: inbound mail: list and detail with SPF/DKIM/DMARC badges, attachments, raw.
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import type { Page } from '../api';
+import type { InboundMessage, InboundPage, InboundSummary } from '../api';
 import { get, qs } from '../api';
+import { CursorPager, ListTable, useCursors } from '../list';
 import { Badge, Empty, Loaded, PageTitle, Time, useLoad, field } from '../ui';
 import { Preview } from './email-detail';
-
-interface InboundSummary {
-  readonly id: string;
-  readonly from: string | null;
-  readonly to: string[];
-  readonly subject: string | null;
-  readonly read: boolean;
-  readonly spfResult: string | null;
-  readonly dkimResult: string | null;
-  readonly dmarcResult: string | null;
-  readonly authenticated: boolean;
-  readonly attachmentCount: number;
-  readonly size: number;
-  readonly receivedAt: string;
-  readonly unparsed: boolean;
-  readonly unparsedReason: string | null;
-}
-interface InboundMessage extends InboundSummary {
-  readonly mailFrom: string;
-  readonly rcptTo: string[];
-  readonly remoteIp: string | null;
-  readonly headers: { name: string; value: string }[];
-  readonly attachments: { id: string; filename: string | null; contentType: string; size: number }[];
-}
 
 function AuthBadges(props: { m: InboundSummary }) {
   return (
@@ -59,9 +36,9 @@ function tone(result: string | null): 'good' | 'bad' | 'warn' | 'neutral' {
 
 export function InboundList() {
   const [search, setSearch] = useState('');
-  const [cursors, setCursors] = useState<string[]>([]);
-  const path = `/v1/inbound${qs({ search, limit: 25, cursor: cursors[cursors.length - 1] })}`;
-  const [load] = useLoad(() => get<Page<InboundSummary>>(path), path);
+  const cursors = useCursors();
+  const path = `/v1/inbound${qs({ search, limit: 25, cursor: cursors.cursor })}`;
+  const [load] = useLoad(() => get<InboundPage>(path), path);
   return (
     <section>
       <PageTitle>Inbound</PageTitle>
@@ -69,7 +46,7 @@ export function InboundList() {
         class="inline-form"
         onSubmit={(e) => {
           e.preventDefault();
-          setCursors([]);
+          cursors.reset();
           setSearch(field(new FormData(e.currentTarget), 'search'));
         }}
       >
@@ -85,57 +62,30 @@ export function InboundList() {
             <Empty>No inbound mail. Enable receiving on a domain and point its MX here.</Empty>
           ) : (
             <>
-              <div class="table-wrap" tabIndex={0}>
-                <table>
-                  <caption class="sr-only">Received messages</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">From</th>
-                      <th scope="col">Subject</th>
-                      <th scope="col">Authentication</th>
-                      <th scope="col">Received</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {page.data.map((m) => (
-                      <tr key={m.id} class={m.read ? '' : 'unread'}>
-                        <td>{m.from ?? '—'}</td>
-                        <td>
-                          <Link href={`/inbound/${m.id}`}>{m.subject ?? '(no subject)'}</Link>
-                          <UnparsedBadge m={m} />
-                          {m.attachmentCount > 0 ? (
-                            <span class="muted"> · {m.attachmentCount} attachment(s)</span>
-                          ) : null}
-                        </td>
-                        <td>
-                          <AuthBadges m={m} />
-                        </td>
-                        <td>
-                          <Time iso={m.receivedAt} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <div class="pager">
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={cursors.length === 0}
-                  onClick={() => setCursors(cursors.slice(0, -1))}
-                >
-                  Newer
-                </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={!page.hasMore || !page.nextCursor}
-                  onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}
-                >
-                  Older
-                </button>
-              </div>
+              <ListTable
+                caption="Received messages"
+                columns={['From', 'Subject', 'Authentication', 'Received']}
+              >
+                {page.data.map((m) => (
+                  <tr key={m.id} class={m.read ? '' : 'unread'}>
+                    <td>{m.from ?? '—'}</td>
+                    <td>
+                      <Link href={`/inbound/${m.id}`}>{m.subject ?? '(no subject)'}</Link>
+                      <UnparsedBadge m={m} />
+                      {m.attachmentCount > 0 ? (
+                        <span class="muted"> · {m.attachmentCount} attachment(s)</span>
+                      ) : null}
+                    </td>
+                    <td>
+                      <AuthBadges m={m} />
+                    </td>
+                    <td>
+                      <Time iso={m.receivedAt} />
+                    </td>
+                  </tr>
+                ))}
+              </ListTable>
+              <CursorPager cursors={cursors} page={page} />
             </>
           )
         }

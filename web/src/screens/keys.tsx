@@ -1,24 +1,12 @@
 // Screen 5: API keys: create (the token shown once, with copy and warning), list, revoke.
 import { useState } from 'preact/hooks';
+import type { ApiKeyList, CreatedApiKey } from '../api';
 import { del, get, post } from '../api';
 import { CopyButton, Empty, ErrorBox, Loaded, PageTitle, Time, useAction, useLoad } from '../ui';
 
-interface ApiKey {
-  readonly id: string;
-  readonly name: string;
-  readonly keyPrefix: string;
-  readonly createdAt: string;
-  readonly lastUsedAt: string | null;
-  readonly revokedAt: string | null;
-}
-interface CreatedKey extends ApiKey {
-  readonly token: string;
-  readonly warning: string;
-}
-
 export function ApiKeys() {
-  const [load, reload] = useLoad(() => get<{ data: ApiKey[] }>('/v1/api-keys'), 'keys');
-  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [load, reload] = useLoad(() => get<ApiKeyList>('/v1/api-keys'), 'keys');
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const action = useAction();
   return (
     <section>
@@ -30,7 +18,7 @@ export function ApiKeys() {
           const form = e.currentTarget;
           const name = (form.elements.namedItem('name') as HTMLInputElement).value.trim();
           void action.run(async () => {
-            setCreated(await post<CreatedKey>('/v1/api-keys', { name }));
+            setCreated(await post<CreatedApiKey>('/v1/api-keys', { name }));
             form.reset();
             await reload();
           });

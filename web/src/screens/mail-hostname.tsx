@@ -1,6 +1,6 @@
 // The banner of a server whose MAIL_HOSTNAME is no public name (the OS host name of a VM or a
 // container, `vm` or a hex id): the records naming it cannot work and receivers refuse its HELO.
-import type { MailHostname } from '../api';
+import type { MailHostname, Settings } from '../api';
 import { get } from '../api';
 import { useLoad } from '../ui';
 
@@ -31,6 +31,6 @@ export function MailHostnameBanner(props: { mailHostname: MailHostname }) {
 
 /** The banner for screens that do not load /v1/settings themselves; nothing until it answers. */
 export function MailHostnameCheck() {
-  const [load] = useLoad(() => get<{ mailHostname: MailHostname }>('/v1/settings'), 'settings:mail-hostname');
+  const [load] = useLoad(() => get<Settings>('/v1/settings'), 'settings:mail-hostname');
   return load.state === 'ok' ? <MailHostnameBanner mailHostname={load.data.mailHostname} /> : null;
 }

@@ -1,34 +1,14 @@
 // Screen 10: the operator's accounts (status, volume), suspend/reinstate with a reason,
 // limits, and the audit log with filters. Session-authenticated /v1/operator endpoints.
 import { useState } from 'preact/hooks';
-import type { Page } from '../api';
+import type { AuditPage, CreatedInvitation, InvitationList, OperatorAccountPage } from '../api';
 import { del, get, post, put, qs } from '../api';
+import { CursorPager, ListTable, useCursors } from '../list';
 import { Badge, Empty, ErrorBox, Loaded, PageTitle, Time, dayBound, field, useAction, useLoad } from '../ui';
-
-interface OperatorAccount {
-  readonly id: string;
-  readonly email: string;
-  readonly name: string;
-  readonly status: 'ACTIVE' | 'SUSPENDED';
-  readonly suspensionReason: string | null;
-  readonly emailsPerHour: number | null;
-  readonly emailsPerDay: number | null;
-  readonly volume: { last24h: number; last30d: number };
-  readonly limits: { emailsPerHour: number; emailsPerDay: number };
-}
-interface AuditEntry {
-  readonly id: string;
-  readonly action: string;
-  readonly actorType?: string;
-  readonly actorId?: string | null;
-  readonly resource?: string;
-  readonly resourceId?: string | null;
-  readonly createdAt: string;
-}
 
 export function Operator() {
   const [accounts, reload] = useLoad(
-    () => get<{ data: OperatorAccount[] }>('/v1/operator/accounts?limit=100'),
+    () => get<OperatorAccountPage>('/v1/operator/accounts?limit=100'),
     'op-accounts',
   );
   const action = useAction();
@@ -130,20 +110,11 @@ export function Operator() {
   );
 }
 
-interface Invitation {
-  readonly id: string;
-  readonly email: string;
-  readonly expiresAt: string;
-}
-
 /** Invitations to register (SIGNUP_MODE=invite): create for an address, list, revoke. */
 function Invitations() {
-  const [load, reload] = useLoad(
-    () => get<{ data: Invitation[] }>('/v1/operator/invitations'),
-    'op-invitations',
-  );
+  const [load, reload] = useLoad(() => get<InvitationList>('/v1/operator/invitations'), 'op-invitations');
   const action = useAction();
-  const [created, setCreated] = useState<{ email: string; url: string } | null>(null);
+  const [created, setCreated] = useState<CreatedInvitation | null>(null);
   return (
     <>
       <h2>Invitations</h2>
@@ -158,8 +129,7 @@ function Invitations() {
           const form = e.currentTarget;
           const email = field(new FormData(form), 'email');
           void action.run(async () => {
-            const answer = await post<{ email: string; url: string }>('/v1/operator/invitations', { email });
-            setCreated({ email: answer.email, url: answer.url });
+            setCreated(await post<CreatedInvitation>('/v1/operator/invitations', { email }));
             form.reset();
             await reload();
           });
@@ -215,9 +185,9 @@ function Invitations() {
 
 function AuditLog() {
   const [filters, setFilters] = useState({ action: '', actor: '', from: '', to: '' });
-  const [cursors, setCursors] = useState<string[]>([]);
-  const path = `/v1/operator/audit${qs({ ...filters, cursor: cursors[cursors.length - 1] })}`;
-  const [load] = useLoad(() => get<Page<AuditEntry>>(path), path);
+  const cursors = useCursors();
+  const path = `/v1/operator/audit${qs({ ...filters, cursor: cursors.cursor })}`;
+  const [load] = useLoad(() => get<AuditPage>(path), path);
   return (
     <>
       <h2>Audit log</h2>
@@ -227,7 +197,7 @@ function AuditLog() {
         onSubmit={(e) => {
           e.preventDefault();
           const f = new FormData(e.currentTarget);
-          setCursors([]);
+          cursors.reset();
           setFilters({
             action: field(f, 'action'),
             actor: field(f, 'actor'),
@@ -262,53 +232,23 @@ function AuditLog() {
             <Empty>No audit entries match.</Empty>
           ) : (
             <>
-              <div class="table-wrap" tabIndex={0}>
-                <table>
-                  <caption class="sr-only">Audit log</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">Action</th>
-                      <th scope="col">Actor</th>
-                      <th scope="col">Resource</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {page.data.map((a) => (
-                      <tr key={a.id}>
-                        <td>
-                          <Time iso={a.createdAt} />
-                        </td>
-                        <td>{a.action}</td>
-                        <td>
-                          {a.actorType ?? ''} {a.actorId ?? ''}
-                        </td>
-                        <td>
-                          {a.resource ?? ''} {a.resourceId ?? ''}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <div class="pager">
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={cursors.length === 0}
-                  onClick={() => setCursors(cursors.slice(0, -1))}
-                >
-                  Newer
-                </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={!page.hasMore || !page.nextCursor}
-                  onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}
-                >
-                  Older
-                </button>
-              </div>
+              <ListTable caption="Audit log" columns={['When', 'Action', 'Actor', 'Resource']}>
+                {page.data.map((a) => (
+                  <tr key={a.id}>
+                    <td>
+                      <Time iso={a.createdAt} />
+                    </td>
+                    <td>{a.action}</td>
+                    <td>
+                      {a.actorType ?? ''} {a.actorId ?? ''}
+                    </td>
+                    <td>
+                      {a.resource ?? ''} {a.resourceId ?? ''}
+                    </td>
+                  </tr>
+                ))}
+              </ListTable>
+              <CursorPager cursors={cursors} page={page} />
             </>
           )
         }

@@ -2,47 +2,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { MailHostname } from '../api';
+import type { EmailStatus, HealthSignals, LimitView, Settings, StatsOverview } from '../api';
 import { get } from '../api';
 import { Badge, Loaded, PageTitle, Time, useLoad } from '../ui';
 import { MailHostnameBanner } from './mail-hostname';
 
-interface Usage {
-  readonly used: number;
-  readonly limit: number;
-}
-interface Overview {
-  readonly window: { days: number; from: string; to: string };
-  readonly totals: Record<string, number>;
-  readonly rates: { delivery: number; bounce: number; complaint: number; terminalMessages: number };
-  readonly daily: { day: string; status: string; count: number }[];
-  readonly usage: { hour: Usage; day: Usage };
-}
-interface Signal {
-  readonly name: string;
-  readonly value: number;
-  readonly unit: string;
-  readonly threshold: number;
-  readonly window: string;
-  readonly fires: boolean;
-}
-interface Signals {
-  readonly evaluatedAt: string;
-  readonly firing: string[];
-  readonly signals: Signal[];
-}
-interface LimitView {
-  readonly effective: number;
-  readonly override: number | null;
-  readonly own: number | null;
-  readonly default: number;
-}
-interface SettingsView {
-  readonly limits: { emailsPerHour: LimitView; emailsPerDay: LimitView };
-  readonly mailHostname: MailHostname;
-}
+type Signal = HealthSignals['signals'][number];
+type Usage = StatsOverview['usage']['hour'];
 
-const SERIES: readonly (readonly [string, string])[] = [
+const SERIES: readonly (readonly [EmailStatus, string])[] = [
   ['sent', '#6b7bd6'],
   ['delivered', '#2f9e5b'],
   ['bounced', '#d9822b'],
@@ -53,9 +21,9 @@ const SERIES: readonly (readonly [string, string])[] = [
 export function Overview() {
   const [load] = useLoad(async () => {
     const [overview, signals, settings] = await Promise.all([
-      get<Overview>('/v1/stats/overview?days=30'),
-      get<Signals>('/v1/stats/health-signals'),
-      get<SettingsView>('/v1/settings'),
+      get<StatsOverview>('/v1/stats/overview?days=30'),
+      get<HealthSignals>('/v1/stats/health-signals'),
+      get<Settings>('/v1/settings'),
     ]);
     return { overview, signals, settings };
   }, 'overview');
@@ -74,7 +42,7 @@ export function Overview() {
                   {SERIES.map(([name]) => (
                     <li key={name}>
                       <span class={`dot s-${name}`} aria-hidden="true" />
-                      {name}: {overview.totals[name] ?? 0}
+                      {name}: {overview.totals[name]}
                     </li>
                   ))}
                 </ul>
@@ -132,7 +100,7 @@ function fmtSignal(v: number, unit: string): string {
   return String(v);
 }
 
-function Rates(props: { overview: Overview; signals: Signals }) {
+function Rates(props: { overview: StatsOverview; signals: HealthSignals }) {
   const threshold = (name: string) => props.signals.signals.find((s) => s.name === name);
   const row = (label: string, rate: number, signal: Signal | undefined) => {
     // The API's rates are percentages already (two decimals).
@@ -204,7 +172,7 @@ function useDark(): boolean {
   return dark;
 }
 
-function Chart(props: { overview: Overview }) {
+function Chart(props: { overview: StatsOverview }) {
   const box = useRef<HTMLDivElement>(null);
   const dark = useDark();
   useEffect(() => {

@@ -1,22 +1,8 @@
 // Screen 9: branding (logo upload with preview, footer) and the limits.
 import { useState } from 'preact/hooks';
+import type { Branding, Settings as SettingsView } from '../api';
 import { api, get, patch, put } from '../api';
 import { ErrorBox, Loaded, PageTitle, useAction, useLoad, field } from '../ui';
-
-interface LimitView {
-  readonly effective: number;
-  readonly override: number | null;
-  readonly own: number | null;
-  readonly default: number;
-}
-interface SettingsView {
-  readonly limits: { emailsPerHour: LimitView; emailsPerDay: LimitView };
-  readonly usage: { hour: { used: number; limit: number }; day: { used: number; limit: number } };
-}
-interface Branding {
-  readonly logo: { url: string; contentType: string; size: number; updatedAt: string } | null;
-  readonly footer: { html: string | null; text: string | null };
-}
 
 export function Settings() {
   const [load, reload] = useLoad(async () => {

@@ -1,25 +1,24 @@
 // Screen 7: suppressions: search, add, remove; the origin and the email that caused it.
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import type { Page } from '../api';
-import { del, get, post, qs } from '../api';
+import type { Suppression, SuppressionPage } from '../api';
+import { del, enumValues, get, post, qs } from '../api';
+import { CursorPager, ListTable, useCursors } from '../list';
 import { Badge, Empty, ErrorBox, Loaded, PageTitle, Time, useAction, useLoad, field } from '../ui';
 
-interface Suppression {
-  readonly id: string;
-  readonly email: string;
-  readonly type: string;
-  readonly reason: string | null;
-  readonly sourceEmailId: string | null;
-  readonly createdAt: string;
-}
-const TYPES = ['hard_bounce', 'soft_bounce', 'complaint', 'manual', 'unsubscribe'];
+const TYPES = enumValues<Suppression['type']>({
+  hard_bounce: true,
+  soft_bounce: true,
+  complaint: true,
+  manual: true,
+  unsubscribe: true,
+});
 
 export function Suppressions() {
   const [search, setSearch] = useState({ q: '', type: '' });
-  const [cursors, setCursors] = useState<string[]>([]);
-  const path = `/v1/suppressions${qs({ ...search, limit: 25, cursor: cursors[cursors.length - 1] })}`;
-  const [load, reload] = useLoad(() => get<Page<Suppression>>(path), path);
+  const cursors = useCursors();
+  const path = `/v1/suppressions${qs({ ...search, limit: 25, cursor: cursors.cursor })}`;
+  const [load, reload] = useLoad(() => get<SuppressionPage>(path), path);
   const action = useAction();
   return (
     <section>
@@ -30,7 +29,7 @@ export function Suppressions() {
         onSubmit={(e) => {
           e.preventDefault();
           const f = new FormData(e.currentTarget);
-          setCursors([]);
+          cursors.reset();
           setSearch({ q: field(f, 'q'), type: field(f, 'type') });
         }}
       >
@@ -87,75 +86,44 @@ export function Suppressions() {
             <Empty>No suppressed addresses. Hard bounces and complaints are added here automatically.</Empty>
           ) : (
             <>
-              <div class="table-wrap" tabIndex={0}>
-                <table>
-                  <caption class="sr-only">Suppressed addresses</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Address</th>
-                      <th scope="col">Origin</th>
-                      <th scope="col">Reason</th>
-                      <th scope="col">Caused by</th>
-                      <th scope="col">Since</th>
-                      <th scope="col">
-                        <span class="sr-only">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {page.data.map((s) => (
-                      <tr key={s.id} data-suppression={s.email}>
-                        <td>{s.email}</td>
-                        <td>
-                          <Badge value={s.type} tone="neutral" />
-                        </td>
-                        <td class="mono">{s.reason ?? '—'}</td>
-                        <td>
-                          {s.sourceEmailId ? <Link href={`/emails/${s.sourceEmailId}`}>the email</Link> : '—'}
-                        </td>
-                        <td>
-                          <Time iso={s.createdAt} />
-                        </td>
-                        <td>
-                          <button
-                            type="button"
-                            class="small danger"
-                            aria-label={`Remove ${s.email}`}
-                            onClick={() =>
-                              void action.run(async () => {
-                                if (!window.confirm(`Remove ${s.email}? Mail to it will be sent again.`))
-                                  return;
-                                await del(`/v1/suppressions/${s.id}`);
-                                await reload();
-                              })
-                            }
-                          >
-                            Remove
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <div class="pager">
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={cursors.length === 0}
-                  onClick={() => setCursors(cursors.slice(0, -1))}
-                >
-                  Newer
-                </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={!page.hasMore || !page.nextCursor}
-                  onClick={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}
-                >
-                  Older
-                </button>
-              </div>
+              <ListTable
+                caption="Suppressed addresses"
+                columns={['Address', 'Origin', 'Reason', 'Caused by', 'Since']}
+                actions
+              >
+                {page.data.map((s) => (
+                  <tr key={s.id} data-suppression={s.email}>
+                    <td>{s.email}</td>
+                    <td>
+                      <Badge value={s.type} tone="neutral" />
+                    </td>
+                    <td class="mono">{s.reason ?? '—'}</td>
+                    <td>
+                      {s.sourceEmailId ? <Link href={`/emails/${s.sourceEmailId}`}>the email</Link> : '—'}
+                    </td>
+                    <td>
+                      <Time iso={s.createdAt} />
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        class="small danger"
+                        aria-label={`Remove ${s.email}`}
+                        onClick={() =>
+                          void action.run(async () => {
+                            if (!window.confirm(`Remove ${s.email}? Mail to it will be sent again.`)) return;
+                            await del(`/v1/suppressions/${s.id}`);
+                            await reload();
+                          })
+                        }
+                      >
+                        Remove
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </ListTable>
+              <CursorPager cursors={cursors} page={page} />
             </>
           )
         }

@@ -2,7 +2,8 @@
 // re-enable after auto-disable, send a test event.
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import { del, get, post } from '../api';
+import type { CreatedWebhook, Webhook, WebhookDetail as WebhookDetailView, WebhookList } from '../api';
+import { del, enumValues, get, post } from '../api';
 import {
   Badge,
   CopyButton,
@@ -16,44 +17,18 @@ import {
   field,
 } from '../ui';
 
-const EVENTS = [
-  'email.sent',
-  'email.delivered',
-  'email.bounced',
-  'email.failed',
-  'email.complained',
-  'email.received',
-  'email.unsubscribed',
-] as const;
-
-interface Webhook {
-  readonly id: string;
-  readonly url: string;
-  readonly events: string[];
-  readonly enabled: boolean;
-  readonly disabledReason: string | null;
-  readonly disabledAt: string | null;
-  readonly consecutiveFailures: number;
-  readonly lastSuccessAt: string | null;
-  readonly lastFailureAt: string | null;
-  readonly createdAt: string;
-}
-interface Attempt {
-  readonly id: string;
-  readonly deliveryId: string;
-  readonly event: string;
-  readonly attempt: number;
-  readonly succeeded: boolean;
-  readonly httpStatus: number | null;
-  readonly error: string | null;
-  readonly durationMs: number;
-  /** The first 512 bytes of the receiver's body; null when it did not answer. */
-  readonly responseExcerpt: string | null;
-  readonly createdAt: string;
-}
+const EVENTS = enumValues<Webhook['events'][number]>({
+  'email.sent': true,
+  'email.delivered': true,
+  'email.bounced': true,
+  'email.failed': true,
+  'email.complained': true,
+  'email.received': true,
+  'email.unsubscribed': true,
+});
 
 export function Webhooks() {
-  const [load, reload] = useLoad(() => get<{ data: Webhook[] }>('/v1/webhooks'), 'webhooks');
+  const [load, reload] = useLoad(() => get<WebhookList>('/v1/webhooks'), 'webhooks');
   const [secret, setSecret] = useState<string | null>(null);
   const action = useAction();
   return (
@@ -66,7 +41,7 @@ export function Webhooks() {
           const form = e.currentTarget;
           const data = new FormData(form);
           void action.run(async () => {
-            const created = await post<Webhook & { secret: string }>('/v1/webhooks', {
+            const created = await post<CreatedWebhook>('/v1/webhooks', {
               url: field(data, 'url'),
               events: data.getAll('events').map(String),
             });
@@ -128,7 +103,7 @@ export function Webhooks() {
 
 export function WebhookDetail(props: { id: string }) {
   const path = `/v1/webhooks/${encodeURIComponent(props.id)}`;
-  const [load, reload] = useLoad(() => get<Webhook & { attempts: Attempt[] }>(path), path);
+  const [load, reload] = useLoad(() => get<WebhookDetailView>(path), path);
   const action = useAction();
   const [note, setNote] = useState<string | null>(null);
   return (
