@@ -75,6 +75,12 @@ export default tseslint.config(
                 'Modules never import src/worker or src/mta: move the contract into src/jobs or the module.',
             },
             {
+              // Issue 30 item 5: another module is reached through its face (index.ts) only.
+              regex: '^\\.\\./(?!\\.\\.)[^/]+/',
+              message:
+                "Import another module through its face ('../<module>', its index.ts), never one of its files.",
+            },
+            {
               regex: '(^|/)http/(?!(route|body|context|authenticate|rate-limit|response-schema)$)',
               message:
                 'Modules import only the route surface of src/http (route, body, context, authenticate, rate-limit, response-schema).',

@@ -5,7 +5,7 @@ import type { ApiDeps } from '../../http/context';
 import { operatorActor, sessionOperatorActor } from '../../http/context';
 import { Deleted, listOf, timestamp } from '../../http/response-schema';
 import { RouteGroup } from '../../http/route';
-import type { Actor } from '../audit/audit.repository';
+import type { Actor } from '../audit';
 import { emailField } from './accounts.schemas';
 import { INVITATION_DAYS_MAX, createInvitation, listInvitations, revokeInvitation } from './invitations';
 

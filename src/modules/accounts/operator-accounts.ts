@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
 import type { Database } from '../../db/schema';
-import { effectiveLimits } from '../quota/quota-limits';
+import { effectiveLimits } from '../quota';
 import type { AccountView } from './accounts.usecases';
 import { accountView } from './accounts.usecases';
 import type { AccountListQuery } from './operator-accounts.repository';

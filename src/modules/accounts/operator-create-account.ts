@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { randomToken, newId } from '../../shared/ids';
 import { hashPassword } from '../../shared/secrets';
-import type { Actor } from '../audit/audit.repository';
+import type { Actor } from '../audit';
 import { emailAlreadyRegistered } from './accounts.errors';
 import type { AccountView } from './accounts.usecases';
 import { accountView, createUser } from './accounts.usecases';

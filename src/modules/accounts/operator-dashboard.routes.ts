@@ -5,7 +5,7 @@ import { sessionOperatorActor } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { cursorParam, pageBody } from '../../shared/cursor';
 import { instantParam } from '../../shared/instant-param';
-import { listAuditPage } from '../audit/audit.repository';
+import { listAuditPage } from '../audit';
 import { OperatorAccountView } from './accounts.responses';
 import { operatorLimitsBody, suspendBody } from './accounts.schemas';
 import { AuditPage, OperatorAccountPage } from './operator-dashboard.responses';

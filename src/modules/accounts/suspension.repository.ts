@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, EmailStatus } from '../../db/schema';
-import { recordEmailEvent } from '../emails/email-events.repository';
-import { recordOutbox } from '../webhooks/webhook-outbox.repository';
+import { recordEmailEvent } from '../emails';
+import { recordOutbox } from '../webhooks';
 
 /** Recipients the worker has not handed to the MTA (as the send attempt's re-validation reads them). */
 const NOT_HANDED_OFF: readonly EmailStatus[] = ['queued', 'processing'];

@@ -4,12 +4,12 @@ import { defineError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { newId, randomToken } from '../../shared/ids';
 import { safeEqual, sha256Hex } from '../../shared/secrets';
-import type { Actor } from '../audit/audit.repository';
-import { recordAudit } from '../audit/audit.repository';
+import type { Actor } from '../audit';
+import { recordAudit } from '../audit';
 import type { ApiKeyRow } from './api-keys.repository';
 import * as keys from './api-keys.repository';
-import { findDomain } from '../domains/domains.repository';
-import { domainNotFound } from '../domains/domains.errors';
+import { findDomain } from '../domains';
+import { domainNotFound } from '../domains';
 
 export const API_KEY_PREFIX = 're_live_';
 /** Test-mode keys (issue 21): their mail runs the whole pipeline and ends in the capture. */

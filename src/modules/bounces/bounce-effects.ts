@@ -2,14 +2,14 @@
 // (`planEffect`); `applyReportEffects` carries it out inside the report's transaction.
 import type { Kysely } from 'kysely';
 import type { Database, EmailStatus, SuppressionType } from '../../db/schema';
-import { requestAbuseEvaluation } from '../abuse/abuse.jobs';
-import type { FeedbackKind } from '../delivery/delivery-status';
-import { aggregate, feedbackStep } from '../delivery/delivery-status';
-import type { EmailRow } from '../emails/emails.repository';
-import * as delivery from '../delivery/delivery.repository';
-import { recordEmailEvent } from '../emails/email-events.repository';
-import { recordOutbox } from '../webhooks/webhook-outbox.repository';
-import { suppressAutomatically } from '../suppressions/suppressions.usecases';
+import { requestAbuseEvaluation } from '../abuse';
+import type { FeedbackKind } from '../delivery';
+import { aggregate, feedbackStep } from '../delivery';
+import type { EmailRow } from '../emails';
+import * as delivery from '../delivery';
+import { recordEmailEvent } from '../emails';
+import { recordOutbox } from '../webhooks';
+import { suppressAutomatically } from '../suppressions';
 import type { BounceResult } from '../../mail/reply-classifier/bounce-result';
 import type { MappedResult } from './intake-match';
 import { isPermanent } from './intake-match';

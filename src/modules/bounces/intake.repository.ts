@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { BounceReportsTable, Database } from '../../db/schema';
-import type { EmailRow } from '../emails/emails.repository';
+import type { EmailRow } from '../emails';
 
 export type BounceReportRow = Selectable<BounceReportsTable>;
 

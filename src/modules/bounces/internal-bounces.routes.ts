@@ -3,7 +3,7 @@ import type { ApiDeps } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { validationError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
-import { commitStagedRaws, rawStoreFor } from '../inbound/raw-store-of';
+import { commitStagedRaws, rawStoreFor } from '../inbound';
 import { enqueueBounceReport } from '../../mail/bounce-intake';
 import { BounceAccepted } from './bounces.responses';
 

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { sha256Hex } from '../../shared/secrets';
-import type { Actor } from '../audit/audit.repository';
-import { recordAudit } from '../audit/audit.repository';
+import type { Actor } from '../audit';
+import { recordAudit } from '../audit';
 import { invalidLogo, logoNotFound } from './branding.errors';
 import * as repo from './branding.repository';
 import type { Bodies } from './logo-token';

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { perShape, PreparedQuery } from '../../db/precompiled';
 import type { Database, DomainStatus, EmailAttachmentsTable, EmailStatus } from '../../db/schema';
-import type { EmailRow, RecipientRow } from '../emails/emails.repository';
+import type { EmailRow, RecipientRow } from '../emails';
 
 /**
  * Reads of the delivery side (worker): a message, its recipients and attachments as

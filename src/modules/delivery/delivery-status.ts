@@ -1,5 +1,5 @@
 import type { EmailStatus } from '../../db/schema';
-import type { WebhookEventName } from '../webhooks/webhook-outbox.repository';
+import type { WebhookEventName } from '../webhooks';
 import type { MtaOutcomeKind, MtaOutcomePayload } from './mta-outcome';
 
 /**

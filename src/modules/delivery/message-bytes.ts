@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { brandingForSend } from '../branding/branding.usecases';
-import { appendFooter } from '../branding/logo-token';
-import type { EmailRow, RecipientRow } from '../emails/emails.repository';
-import { oneClickHeaders, prependHeaders } from '../unsubscribe/one-click-headers';
+import { brandingForSend } from '../branding';
+import { appendFooter } from '../branding';
+import type { EmailRow, RecipientRow } from '../emails';
+import { oneClickHeaders, prependHeaders } from '../unsubscribe';
 import * as repo from './delivery.repository';
 import { buildMime, mimeInputFrom } from './mime-builder';
 import { findRawMessage } from './raw-message.repository';

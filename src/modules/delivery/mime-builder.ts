@@ -1,7 +1,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { parseMailbox } from '../../mail/address';
 import type { AttachmentRow } from './delivery.repository';
-import type { EmailRow, RecipientRow } from '../emails/emails.repository';
+import type { EmailRow, RecipientRow } from '../emails';
 
 export interface MimeAttachment {
   readonly filename: string;

@@ -14,13 +14,13 @@ import {
   webhookEventFor,
 } from './delivery-status';
 import * as repo from './delivery.repository';
-import { recordEmailEvent } from '../emails/email-events.repository';
-import { recordOutbox } from '../webhooks/webhook-outbox.repository';
+import { recordEmailEvent } from '../emails';
+import { recordOutbox } from '../webhooks';
 import type { MtaOutcomePayload } from './mta-outcome';
 import { parseMtaOutcome } from './mta-outcome';
-import { requestAbuseEvaluation } from '../abuse/abuse.jobs';
+import { requestAbuseEvaluation } from '../abuse';
 import { classifySmtpRejection } from '../../mail/reply-classifier/smtp-rejection';
-import { suppressAutomatically } from '../suppressions/suppressions.usecases';
+import { suppressAutomatically } from '../suppressions';
 
 export type OutcomeApplied =
   /** The recipient moved (or a further deferral was recorded). */

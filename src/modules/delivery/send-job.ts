@@ -10,9 +10,9 @@ import type { Injector } from './inject-client';
 import { createInjector } from './inject-client';
 import type { AttemptDeps, TransientPlan } from './send-attempt';
 import { attemptSend } from './send-attempt';
-import { unsubscribeKey } from '../unsubscribe/unsubscribe-token';
+import { unsubscribeKey } from '../unsubscribe';
 import type { CaptureSigner } from './local-hand-off';
-import { rawStoreFor } from '../inbound/raw-store-of';
+import { rawStoreFor } from '../inbound';
 
 export const EMAIL_SEND_QUEUE = 'email-send';
 /** Spec: parked messages wait here for a slow retry (operators alert on its depth). */

@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database, EmailStatus } from '../../db/schema';
 import { isoNow } from '../../shared/clock';
 import { aggregate } from './delivery-status';
-import type { EmailRow } from '../emails/emails.repository';
+import type { EmailRow } from '../emails';
 import * as repo from './delivery.repository';
-import { recordEmailEvent } from '../emails/email-events.repository';
-import { recordOutbox } from '../webhooks/webhook-outbox.repository';
+import { recordEmailEvent } from '../emails';
+import { recordOutbox } from '../webhooks';
 import type { HandOffAccepted, RejectedRecipient } from './inject-client';
 
 /**

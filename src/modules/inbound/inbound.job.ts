@@ -10,7 +10,7 @@ import { createDnsResolver } from '../../shared/dns-resolver';
 import { newId } from '../../shared/ids';
 import type { JobHandler } from '../../jobs/job-handler';
 import { isPermanentJobError, PermanentJobError } from '../../jobs/job-handler';
-import { recordOutbox } from '../webhooks/webhook-outbox.repository';
+import { recordOutbox } from '../webhooks';
 import type { AuthResults } from './authenticate-message';
 import { authenticateMessage } from './authenticate-message';
 import { cachedMailauthResolver } from './dns-cache';

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { Logger } from '../../shared/logger';
-import type { Actor } from '../audit/audit.repository';
-import { recordAudit } from '../audit/audit.repository';
-import { emailPartNotFound } from '../emails/emails.errors';
+import type { Actor } from '../audit';
+import { recordAudit } from '../audit';
+import { emailPartNotFound } from '../emails';
 import { attachmentNotFound, inboundNotFound } from './inbound.errors';
 import * as repo from './inbound.repository';
 import type { InboundSummary, InboundView } from './inbound-view';

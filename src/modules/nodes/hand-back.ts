@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { inSavepoint } from '../../db/write-batcher';
 import { enqueue } from '../../jobs/enqueue';
-import { aggregate } from '../delivery/delivery-status';
-import * as delivery from '../delivery/delivery.repository';
-import { resendJob } from '../delivery/send-job';
-import { recordEmailEvent } from '../emails/email-events.repository';
+import { aggregate } from '../delivery';
+import * as delivery from '../delivery';
+import { resendJob } from '../delivery';
+import { recordEmailEvent } from '../emails';
 import type { HeldEmail } from './nodes.repository';
 import { findEmailsHeldBy, findSilentNodes, HELD_STATUSES } from './nodes.repository';
 

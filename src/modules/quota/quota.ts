@@ -4,7 +4,7 @@ import { byArity, PreparedQuery } from '../../db/precompiled';
 import type { Database, QuotaLedgerTable, SendMode } from '../../db/schema';
 import { serialise } from '../../db/serialise';
 import { newId } from '../../shared/ids';
-import { sendingLimitExceeded } from '../emails/emails.errors';
+import { sendingLimitExceeded } from '../emails';
 import type { QuotaLimits, WindowBounds } from './quota-limits';
 import { DAY_MS, HOUR_MS, MINUTE_MS, minuteOf, windowBounds } from './quota-limits';
 

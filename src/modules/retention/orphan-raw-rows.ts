@@ -1,7 +1,7 @@
 import { setImmediate as yieldTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { DB_RAW_PREFIX } from '../inbound/raw-store';
+import { DB_RAW_PREFIX } from '../inbound';
 import type { OrphanSweepResult } from './orphan-raw-files';
 import {
   deleteRawRows,

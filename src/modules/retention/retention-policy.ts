@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../config';
-import { THRESHOLDS } from '../abuse/signals';
+import { THRESHOLDS } from '../abuse';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;

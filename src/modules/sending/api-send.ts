@@ -1,8 +1,8 @@
-import type { DomainRow } from '../domains/domains.repository';
+import type { DomainRow } from '../domains';
 import type { CommitDeps, MessageToCommit } from './commit-message';
 import type { ScreenedRecipient } from './recipient-screening';
 import { commitMessage, commitMessages } from './commit-message';
-import type { QuotaUsage } from '../quota/quota';
+import type { QuotaUsage } from '../quota';
 
 /**
  * An API send's commit step as plain data, so that it can cross to the api's

@@ -3,13 +3,13 @@ import type { Database, SendMode } from '../../db/schema';
 import { refuseLiveEffect } from '../../shared/test-mode';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
-import type { Actor } from '../audit/audit.repository';
-import { recordAudit } from '../audit/audit.repository';
-import { recordEmailEvent } from '../emails/email-events.repository';
-import { emailNotCancellable, emailNotFound } from '../emails/emails.errors';
-import { findAccountEmail, markCancelled } from '../emails/emails.repository';
-import { getEmailView } from '../emails/emails.usecases';
-import { refundQuota } from '../quota/quota';
+import type { Actor } from '../audit';
+import { recordAudit } from '../audit';
+import { recordEmailEvent } from '../emails';
+import { emailNotCancellable, emailNotFound } from '../emails';
+import { findAccountEmail, markCancelled } from '../emails';
+import { getEmailView } from '../emails';
+import { refundQuota } from '../quota';
 
 /**
  * Cancels a message the worker has not picked up yet (scheduled or still

@@ -4,29 +4,25 @@ import type { Database, SendMode } from '../../db/schema';
 import { AppError, isAppError } from '../../shared/app-error';
 import { newId } from '../../shared/ids';
 import { insertNewJob } from '../../jobs/enqueue';
-import {
-  abuseEvaluationPending,
-  noteAbuseEvaluationEnqueued,
-  requestAbuseEvaluation,
-} from '../abuse/abuse.jobs';
-import type { UserRow } from '../accounts/accounts.repository';
-import type { DomainRow } from '../domains/domains.repository';
-import { findSuppressed } from '../suppressions/suppressions.repository';
+import { abuseEvaluationPending, noteAbuseEvaluationEnqueued, requestAbuseEvaluation } from '../abuse';
+import type { UserRow } from '../accounts';
+import type { DomainRow } from '../domains';
+import { findSuppressed } from '../suppressions';
 import { suppressedRefusal } from './send-refusals';
 import type { Mailbox } from '../../mail/address';
-import { emailQueueFailedBy, emailTooLarge } from '../emails/emails.errors';
+import { emailQueueFailedBy, emailTooLarge } from '../emails';
 import type { StoredResponse } from './idempotency';
 import { storeIdempotent } from './idempotency';
-import type { QuotaUsage } from '../quota/quota';
-import { consumeQuota } from '../quota/quota';
-import type { QuotaLimits } from '../quota/quota-limits';
-import { effectiveLimits } from '../quota/quota-limits';
+import type { QuotaUsage } from '../quota';
+import { consumeQuota } from '../quota';
+import type { QuotaLimits } from '../quota';
+import { effectiveLimits } from '../quota';
 import type { QueuedEmailRow } from './queued-message.repository';
 import { insertQueuedEmail, insertQueuedEvent, insertSubmittedRaw } from './queued-message.repository';
-import { emailSendJob } from '../delivery/send-job';
+import { emailSendJob } from '../delivery';
 import { resolveSendingDomain } from './sending-domain';
 import { isSimulatedSuppressed } from '../../mail/simulator';
-import { apiKeyDomainRestricted } from '../api-keys/api-keys.usecases';
+import { apiKeyDomainRestricted } from '../api-keys';
 
 /**
  * The send pipeline shared by the API (send-email.ts) and SMTP submission

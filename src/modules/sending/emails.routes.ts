@@ -13,12 +13,12 @@ import {
   getCapturedRaw,
   getEmailView,
   listEmailViews,
-} from '../emails/emails.usecases';
-import { messageBytes } from '../delivery/message-bytes';
+} from '../emails';
+import { messageBytes } from '../delivery';
 import { previewBody, previewHeaders, previewQuery } from '../../shared/message-preview';
 import { cancelEmail } from './cancel-email';
-import { deliveryView } from '../delivery/delivery-explanation';
-import { findPendingSend } from '../delivery/pending-send.repository';
+import { deliveryView } from '../delivery';
+import { findPendingSend } from '../delivery';
 import { defineBatchSend } from './email-batch.routes';
 import { listEmailsQuery, oversizedCollections, rescheduleBody, sendEmailBody } from './emails.schemas';
 import { rescheduleEmail } from './reschedule-email';
@@ -32,9 +32,9 @@ import {
   SEND_RESPONSE_HEADERS,
   sendDeps,
 } from './send-request';
-import { EmailDetail, SendAccepted } from '../sending/sending.responses';
-import { EmailPage, EmailView } from '../emails/emails.responses';
-import { unsubscribeKey } from '../unsubscribe/unsubscribe-token';
+import { EmailDetail, SendAccepted } from './sending.responses';
+import { EmailPage, EmailView } from '../emails';
+import { unsubscribeKey } from '../unsubscribe';
 
 /** `/v1/emails`: send, list, retrieve, cancel. */
 export function emailRoutes(deps: ApiDeps): RouteGroup {

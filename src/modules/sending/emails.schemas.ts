@@ -3,7 +3,7 @@ import { EMAIL_STATUSES } from '../../db/schema';
 import { cursorParam } from '../../shared/cursor';
 import { instantParam } from '../../shared/instant-param';
 import { hasControlChars } from '../../shared/text';
-import { ONE_CLICK } from '../unsubscribe/unsubscribe-token';
+import { ONE_CLICK } from '../unsubscribe';
 
 const MAX_ATTACHMENTS = 10;
 const MAX_METADATA_BYTES = 16 * 1024;

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, SendMode } from '../../db/schema';
-import { idempotencyKeyReused } from '../emails/emails.errors';
+import { idempotencyKeyReused } from '../emails';
 import { validationError } from '../../shared/app-error';
-import { apiKeyDomainRestricted } from '../api-keys/api-keys.usecases';
+import { apiKeyDomainRestricted } from '../api-keys';
 
 const WINDOW_MS = 24 * 3600_000;
 

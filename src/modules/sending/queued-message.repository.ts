@@ -7,7 +7,7 @@ import type {
   EmailRecipientsTable,
   EmailsTable,
 } from '../../db/schema';
-import { insertEvent } from '../emails/email-events.repository';
+import { insertEvent } from '../emails';
 
 /**
  * The rows a send writes in its transaction (commit-message.ts), as queries

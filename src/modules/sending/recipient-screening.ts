@@ -1,6 +1,6 @@
 import type { RecipientType } from '../../db/schema';
 import { canonicalAddress, parseMailbox } from '../../mail/address';
-import { invalidRecipient, tooManyRecipients } from '../emails/emails.errors';
+import { invalidRecipient, tooManyRecipients } from '../emails';
 import { unknownSimulatorAddress } from '../../mail/simulator';
 
 /** The recipient checks of a send that need no SQL (commit-message.ts raises their refusal in order). */

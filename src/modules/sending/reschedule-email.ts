@@ -4,13 +4,13 @@ import { refuseLiveEffect } from '../../shared/test-mode';
 import { rescheduleQueuedJob } from '../../jobs/reschedule';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
-import type { Actor } from '../audit/audit.repository';
-import { recordAudit } from '../audit/audit.repository';
-import { EMAIL_SEND_QUEUE } from '../delivery/send-job';
-import { recordEmailEvent } from '../emails/email-events.repository';
-import { emailNotFound, emailNotScheduled } from '../emails/emails.errors';
-import { findAccountEmail, markRescheduled } from '../emails/emails.repository';
-import { getEmailView } from '../emails/emails.usecases';
+import type { Actor } from '../audit';
+import { recordAudit } from '../audit';
+import { EMAIL_SEND_QUEUE } from '../delivery';
+import { recordEmailEvent } from '../emails';
+import { emailNotFound, emailNotScheduled } from '../emails';
+import { findAccountEmail, markRescheduled } from '../emails';
+import { getEmailView } from '../emails';
 
 /** What PATCH /v1/emails/{id} (and the Resend surface's update) takes. */
 export interface RescheduleInput {

@@ -7,24 +7,19 @@ import { isoNow } from '../../shared/clock';
 import { storageGuardFor } from '../../shared/disk-space';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
-import type { UserRow } from '../accounts/accounts.repository';
+import type { UserRow } from '../accounts';
 import type { Mailbox } from '../../mail/address';
 import { MAILBOX_FORMS, parseMailbox } from '../../mail/address';
 import type { ApiSend, SendCommitter } from './api-send';
 import { atIndex } from './commit-message';
 import type { GivenRecipient, Screening } from './recipient-screening';
 import { screen, screenRecipients } from './recipient-screening';
-import {
-  emailQueueFailed,
-  emailQueueFailedBy,
-  invalidFromAddress,
-  invalidRecipient,
-} from '../emails/emails.errors';
+import { emailQueueFailed, emailQueueFailedBy, invalidFromAddress, invalidRecipient } from '../emails';
 import type { SendEmailInput } from './emails.schemas';
 import type { IdempotencyScope, StoredResponse } from './idempotency';
 import { replayIdempotent } from './idempotency';
 import { resolveSendingDomain } from './sending-domain';
-import type { QuotaUsage } from '../quota/quota';
+import type { QuotaUsage } from '../quota';
 
 export interface SendDeps {
   readonly db: Kysely<Database>;

@@ -1,5 +1,5 @@
 import type { AppError } from '../../shared/app-error';
-import { suppressedRecipient } from '../emails/emails.errors';
+import { suppressedRecipient } from '../emails';
 
 /** A suppressed recipient of a send: why it is on the list (`simulated`: the simulator's address), and since when. */
 export interface SuppressedRecipient {

@@ -5,9 +5,9 @@ import type { ApiDeps, AppContext, AuthState } from '../../http/context';
 import { isAppError } from '../../shared/app-error';
 import { sha256Hex } from '../../shared/secrets';
 import { signalWork } from '../../shared/work-signal';
-import { emailTooLarge } from '../emails/emails.errors';
-import type { QuotaUsage } from '../quota/quota';
-import { rateLimitPolicy } from '../quota/quota';
+import { emailTooLarge } from '../emails';
+import type { QuotaUsage } from '../quota';
+import { rateLimitPolicy } from '../quota';
 import { checkIdempotencyKey } from './idempotency';
 import type { SendDeps, SendResult } from './send-email';
 

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { PreparedQuery } from '../../db/precompiled';
 import type { Database } from '../../db/schema';
-import { domainNotFound } from '../domains/domains.errors';
-import type { DomainRow } from '../domains/domains.repository';
+import { domainNotFound } from '../domains';
+import type { DomainRow } from '../domains';
 import type { Mailbox } from '../../mail/address';
-import { domainNotVerified, invalidFromAddress } from '../emails/emails.errors';
+import { domainNotVerified, invalidFromAddress } from '../emails';
 
 /** domains.repository's findDomainByName, compiled once for the send path (db/precompiled.ts). */
 const domainByName = new PreparedQuery<{ userId: string; domain: string }, DomainRow>((db, s) =>

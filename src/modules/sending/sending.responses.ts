@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DeliveryView } from '../delivery/delivery.responses';
-import { EmailView } from '../emails/emails.responses';
+import { DeliveryView } from '../delivery';
+import { EmailView } from '../emails';
 import { listOf, timestamp } from '../../http/response-schema';
 
 /** The 202 of POST /v1/emails (send-email.ts). */

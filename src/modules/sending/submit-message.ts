@@ -12,12 +12,12 @@ import { defineError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
 import { clip } from '../../shared/text';
 import { newId } from '../../shared/ids';
-import { findUserById } from '../accounts/accounts.repository';
+import { findUserById } from '../accounts';
 import { MAILBOX_FORMS, parseMailbox } from '../../mail/address';
 import type { TransactionRunner } from './commit-message';
 import { commitMessage } from './commit-message';
 import { screen, screenRecipients } from './recipient-screening';
-import { invalidFromAddress } from '../emails/emails.errors';
+import { invalidFromAddress } from '../emails';
 
 export const submitterSuspended = defineError('ACCOUNT_SUSPENDED', 403, 'The account is suspended');
 

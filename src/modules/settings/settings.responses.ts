@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timestamp } from '../../http/response-schema';
-import { QuotaUsageView } from '../quota/quota.responses';
+import { QuotaUsageView } from '../quota';
 
 const nullableInt = z.number().int().nullable();
 const limitView = z.object({

@@ -3,14 +3,14 @@ import type { Config } from '../../config';
 import { mailHostnameWarning } from '../../config';
 import type { Database } from '../../db/schema';
 import { forbidden } from '../../shared/app-error';
-import type { UserRow } from '../accounts/accounts.repository';
-import { findUserById, setOwnLimits } from '../accounts/accounts.repository';
-import { accountNotFound } from '../accounts/accounts.errors';
-import type { Actor } from '../audit/audit.repository';
-import { recordAudit } from '../audit/audit.repository';
-import type { QuotaConfig } from '../quota/quota-limits';
-import { accountUsage } from '../quota/quota';
-import { effectiveLimits } from '../quota/quota-limits';
+import type { UserRow } from '../accounts';
+import { findUserById, setOwnLimits } from '../accounts';
+import { accountNotFound } from '../accounts';
+import type { Actor } from '../audit';
+import { recordAudit } from '../audit';
+import type { QuotaConfig } from '../quota';
+import { accountUsage } from '../quota';
+import { effectiveLimits } from '../quota';
 
 interface Deps {
   readonly db: Kysely<Database>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_STATUSES } from '../../db/schema';
 import { day, timestamp } from '../../http/response-schema';
-import { QuotaUsageView } from '../quota/quota.responses';
+import { QuotaUsageView } from '../quota';
 
 const count = z.number().int();
 

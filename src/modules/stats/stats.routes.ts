@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ApiDeps } from '../../http/context';
 import { requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
-import { accountHealthSignals } from '../abuse/abuse.usecases';
+import { accountHealthSignals } from '../abuse';
 import { getOverview } from './stats.usecases';
 import { HealthSignals, StatsOverview } from './stats.responses';
 

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { findUserById } from '../accounts/accounts.repository';
-import { accountNotFound } from '../accounts/accounts.errors';
-import type { QuotaUsage } from '../quota/quota';
-import type { QuotaConfig } from '../quota/quota-limits';
-import { accountUsage } from '../quota/quota';
-import { effectiveLimits } from '../quota/quota-limits';
+import { findUserById } from '../accounts';
+import { accountNotFound } from '../accounts';
+import type { QuotaUsage } from '../quota';
+import type { QuotaConfig } from '../quota';
+import { accountUsage } from '../quota';
+import { effectiveLimits } from '../quota';
 import type { OverviewCounts, OverviewWindow } from './stats-overview';
 import { overviewWindow, summarise } from './stats-overview';
 import { dailyCounts } from './stats.repository';

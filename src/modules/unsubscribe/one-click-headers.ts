@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import type { EmailRow, RecipientRow } from '../emails/emails.repository';
+import type { EmailRow, RecipientRow } from '../emails';
 import { ONE_CLICK, unsubscribeToken, unsubscribeUrl } from './unsubscribe-token';
 
 export interface OneClickDeps {

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { defineError } from '../../shared/app-error';
-import type { Actor } from '../audit/audit.repository';
-import { suppressAutomatically } from '../suppressions/suppressions.usecases';
-import { recordOutbox } from '../webhooks/webhook-outbox.repository';
+import type { Actor } from '../audit';
+import { suppressAutomatically } from '../suppressions';
+import { recordOutbox } from '../webhooks';
 import { verifyUnsubscribeToken } from './unsubscribe-token';
 
 export const unsubscribeLinkNotFound = defineError(

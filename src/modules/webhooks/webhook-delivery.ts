@@ -6,7 +6,7 @@ import { sortableId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { Sealer } from '../../shared/seal';
 import { PermanentJobError } from '../../jobs/job-handler';
-import { systemActor, recordAudit } from '../audit/audit.repository';
+import { systemActor, recordAudit } from '../audit';
 import type { AddressGuard } from '../../mail/address-guard';
 import type { HostResolver } from './host-resolver';
 import type { DeliverJob } from './webhook-dispatch';
