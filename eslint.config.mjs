@@ -70,9 +70,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)(worker|mta)(/|$)',
+              regex: '(^|/)(worker|mta|api)(/|$)',
               message:
-                'Modules never import src/worker or src/mta: move the contract into src/jobs or the module.',
+                'Modules never import src/api, src/worker or src/mta: move the contract into src/jobs, src/http or the module.',
             },
             {
               regex: '(^|/)http/(?!(route|body|context|authenticate|rate-limit|response-schema)$)',
@@ -93,7 +93,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)(modules|http|worker|mta)(/|$)',
+              regex: '(^|/)(modules|http|api|worker|mta)(/|$)',
               message: 'src/config, src/db, src/jobs and src/shared import no module and no process layer.',
             },
           ],
@@ -112,7 +112,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)(http|worker)(/|$)|\\.repository$|(^|/)mta/(mta-runtime|main|haraka-[a-z-]+)$',
+              regex: '(^|/)(http|api|worker)(/|$)|\\.repository$|(^|/)mta/(mta-runtime|main|haraka-[a-z-]+)$',
               message:
                 'src/sender imports the foundations, module contracts and src/mta pure helpers only: no process layer, no repository.',
             },

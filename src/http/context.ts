@@ -42,7 +42,7 @@ export interface AppState {
 
 export type AppContext = Koa.ParameterizedContext<AppState>;
 
-/** What route factories receive: built once per process in http/main.ts. */
+/** What route factories receive: built once per process in src/api/main.ts. */
 export interface ApiDeps {
   readonly db: Db;
   /** Where POST /v1/emails runs its commit step: the api's writer thread (api-writer.ts). */

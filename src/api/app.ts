@@ -15,17 +15,17 @@ import { settingsRoutes } from '../modules/settings/settings.routes';
 import { statsRoutes } from '../modules/stats/stats.routes';
 import { suppressionRoutes } from '../modules/suppressions/suppressions.routes';
 import { webhookRoutes } from '../modules/webhooks/webhooks.routes';
-import type { ApiDeps, AppState } from './context';
-import { errorMiddleware } from './error-middleware';
+import type { ApiDeps, AppState } from '../http/context';
+import { errorMiddleware } from '../http/error-middleware';
 import { healthRoutes } from './health.routes';
 import { lingeringClose } from './lingering-close';
 import { createMetrics } from './metrics';
 import { openApiRoutes } from './openapi';
-import { rateLimitByIp } from './rate-limit';
+import { rateLimitByIp } from '../http/rate-limit';
 import { RateLimiter } from '../shared/rate-limiter';
 import { CredentialAttempts } from '../modules/accounts/credential-attempts';
-import type { Operation } from './route';
-import { mountGroup, unmatchedMethod } from './route-mount';
+import type { Operation } from '../http/route';
+import { mountGroup, unmatchedMethod } from '../http/route-mount';
 import { webApp } from './web-app';
 
 export interface ApiApp {

@@ -9,8 +9,8 @@ import { listNodes } from '../modules/nodes/nodes.repository';
 import { STATUSES } from '../modules/stats/stats-overview';
 import { emailsCreatedSince } from '../modules/stats/stats.repository';
 import { countFailedAttemptsSince } from '../modules/webhooks/webhooks.repository';
-import type { ApiDeps, AppState } from './context';
-import { RouteGroup } from './route';
+import type { ApiDeps, AppState } from '../http/context';
+import { RouteGroup } from '../http/route';
 
 const HOUR_MS = 3_600_000;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { resendNamesOf } from '../compat/resend-errors';
 import { ResendError } from '../compat/resend.responses';
 import { errorStatus } from '../shared/app-error';
-import type { ApiDeps } from './context';
-import { ErrorBody } from './error-body.schema';
-import type { Auth, Operation } from './route';
-import { RouteGroup } from './route';
+import type { ApiDeps } from '../http/context';
+import { ErrorBody } from '../http/error-body.schema';
+import type { Auth, Operation } from '../http/route';
+import { RouteGroup } from '../http/route';
 
 const ACCESS_ERRORS: Readonly<Record<Auth, readonly string[]>> = {
   none: [],
