@@ -56,13 +56,13 @@ export default tseslint.config(
     },
   },
   {
-    // Layers point one way (issue 18 item 2, STYLE.md convention 11): src/http, src/worker and
-    // src/mta import modules, never the reverse. A module's routes file may use the surface src/http
-    // offers route declarations: route.ts, body.ts, context.ts, authenticate.ts and the per-route
-    // limiter (rate-limit.ts; its class is src/shared/rate-limiter.ts); everything else there
-    // (app, server, error and metrics middleware, OpenAPI assembly, the send writer) is internal.
-    // Contracts a module needs from below (job handlers, payloads) live in src/jobs or in the
-    // owning module.
+    // Layers point one way (issue 18 item 2, STYLE.md convention 11): src/api, src/worker and
+    // src/mta import modules, never the reverse. A module's routes file may use the surface the
+    // route kit (src/http) offers route declarations: route.ts, body.ts, context.ts,
+    // authenticate.ts, response-schema.ts and the per-route limiter (rate-limit.ts; its class is
+    // src/shared/rate-limiter.ts); the rest of the kit (mounting, the error middleware) is the api
+    // process's. Contracts a module needs from below (job handlers, payloads) live in src/jobs, in
+    // the kit (the authentication port) or in the owning module.
     files: ['src/modules/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -78,6 +78,26 @@ export default tseslint.config(
               regex: '(^|/)http/(?!(route|body|context|authenticate|rate-limit|response-schema)$)',
               message:
                 'Modules import only the route surface of src/http (route, body, context, authenticate, rate-limit, response-schema).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The route kit (issue 30 item 4) sits below the modules that declare routes with it and the
+    // api process that mounts them: it imports neither. What it needs from them is a port it
+    // declares (the Authenticator in context.ts), which src/api/app.ts wires.
+    files: ['src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(modules|api|compat|worker|mta)(/|$)',
+              message:
+                'src/http is the route kit: it imports no module and no process layer; declare a port here and wire it in src/api/app.ts.',
             },
           ],
         },

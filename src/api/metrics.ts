@@ -46,7 +46,7 @@ export function routeLabel(ctx: Koa.Context): string {
  * writes the same database); the histogram and process metrics are this process's,
  * labelled with its node (NODE_NAME, issue 23): in a cluster each api node is scraped.
  */
-export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'sessions'>): ApiMetrics {
+export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'authenticator'>): ApiMetrics {
   const { db } = deps;
   const node = deps.config.nodeName;
   const registry = new Registry();

@@ -282,7 +282,7 @@ export interface OpenApiRoutes {
 }
 
 /** `GET /openapi.json`: no token; the same bytes for the life of the process, so cacheable with an ETag. */
-export function openApiRoutes(deps: Pick<ApiDeps, 'config' | 'db' | 'sessions'>): OpenApiRoutes {
+export function openApiRoutes(deps: Pick<ApiDeps, 'config' | 'authenticator'>): OpenApiRoutes {
   const routes = new RouteGroup(deps, '/openapi.json', 'Operations');
   let served: { readonly body: string; readonly etag: string } | undefined;
   routes.define(
