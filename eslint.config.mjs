@@ -56,13 +56,13 @@ export default tseslint.config(
     },
   },
   {
-    // Layers point one way (issue 18 item 2, STYLE.md convention 11): src/http, src/worker and
-    // src/mta import modules, never the reverse. A module's routes file may use the surface src/http
-    // offers route declarations: route.ts, body.ts, context.ts, authenticate.ts and the per-route
-    // limiter (rate-limit.ts; its class is src/shared/rate-limiter.ts); everything else there
-    // (app, server, error and metrics middleware, OpenAPI assembly, the send writer) is internal.
-    // Contracts a module needs from below (job handlers, payloads) live in src/jobs or in the
-    // owning module.
+    // Layers point one way (issue 18 item 2, STYLE.md convention 11): src/api, src/worker and
+    // src/mta import modules, never the reverse. A module's routes file may use the surface the
+    // route kit (src/http) offers route declarations: route.ts, body.ts, context.ts,
+    // authenticate.ts, response-schema.ts and the per-route limiter (rate-limit.ts; its class is
+    // src/shared/rate-limiter.ts); the rest of the kit (mounting, the error middleware) is the api
+    // process's. Contracts a module needs from below (job handlers, payloads) live in src/jobs, in
+    // the kit (the authentication port) or in the owning module.
     files: ['src/modules/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -70,9 +70,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)(worker|mta)(/|$)',
+              regex: '(^|/)(worker|mta|api)(/|$)',
               message:
-                'Modules never import src/worker or src/mta: move the contract into src/jobs or the module.',
+                'Modules never import src/api, src/worker or src/mta: move the contract into src/jobs, src/http or the module.',
             },
             {
               // Issue 30 item 5: another module is reached through its face (index.ts) only.
@@ -91,6 +91,26 @@ export default tseslint.config(
     },
   },
   {
+    // The route kit (issue 30 item 4) sits below the modules that declare routes with it and the
+    // api process that mounts them: it imports neither. What it needs from them is a port it
+    // declares (the Authenticator in context.ts), which src/api/app.ts wires.
+    files: ['src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(modules|api|compat|worker|mta)(/|$)',
+              message:
+                'src/http is the route kit: it imports no module and no process layer; declare a port here and wire it in src/api/app.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The foundations (config, db, jobs, shared) sit below every module and process, and below src/mail.
     files: ['src/config/**/*.ts', 'src/db/**/*.ts', 'src/jobs/**/*.ts', 'src/shared/**/*.ts'],
     rules: {
@@ -99,7 +119,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)(modules|mail|http|worker|mta)(/|$)',
+              regex: '(^|/)(modules|mail|http|api|worker|mta)(/|$)',
               message:
                 'src/config, src/db, src/jobs and src/shared import no module, no mail primitive and no process layer.',
             },
@@ -138,7 +158,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)(http|worker)(/|$)|\\.repository$|(^|/)mta/(mta-runtime|main|haraka-[a-z-]+)$',
+              regex: '(^|/)(http|api|worker)(/|$)|\\.repository$|(^|/)mta/(mta-runtime|main|haraka-[a-z-]+)$',
               message:
                 'src/sender imports the foundations, module contracts and src/mta pure helpers only: no process layer, no repository.',
             },

@@ -43,7 +43,7 @@ export function sendRequest(b: Bench) {
 /**
  * CPU (ms, user + system) of the api's threads from /proc/<pid>/task: the main thread
  * (its tid is the pid), the writer thread (node names worker threads `WorkerThread`;
- * src/http/api-writer.ts) and the rest (V8's compiler and GC helpers, libuv's pool).
+ * src/api/api-writer.ts) and the rest (V8's compiler and GC helpers, libuv's pool).
  * A thread that ended since the last reading takes its time with it: the writer
  * thread runs throughout a load run (it ends after 30 s idle).
  */

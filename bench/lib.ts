@@ -175,7 +175,7 @@ export function processName(pid: number): string {
 
 /** The entry file of each child the supervisor starts (src/supervisor.ts). */
 const CHILD_ENTRIES: Record<string, string> = {
-  api: '/dist/src/http/main.js',
+  api: '/dist/src/api/main.js',
   worker: '/dist/src/worker/main.js',
   mta: '/dist/src/mta/main.js',
 };

@@ -32,9 +32,9 @@ const dist = (file) => {
 export async function openApiDocument() {
   const { parseConfig } = dist('config/index.js');
   const { openDatabase } = dist('db/connect.js');
-  const { startApiWriter } = dist('http/api-writer.js');
-  const { createApp } = dist('http/app.js');
-  const { buildOpenApiDocument } = dist('http/openapi.js');
+  const { startApiWriter } = dist('api/api-writer.js');
+  const { createApp } = dist('api/app.js');
+  const { buildOpenApiDocument } = dist('api/openapi.js');
   const { SessionSigner } = dist('modules/accounts/sessions.js');
   const pino = require('pino');
 

@@ -11,7 +11,7 @@ export const PROCESS_NAMES = ['api', 'worker', 'mta'] as const;
 export type ProcessName = (typeof PROCESS_NAMES)[number];
 
 const ENTRY: Record<ProcessName, string> = {
-  api: path.join(__dirname, 'http', 'main.js'),
+  api: path.join(__dirname, 'api', 'main.js'),
   worker: path.join(__dirname, 'worker', 'main.js'),
   mta: path.join(__dirname, 'mta', 'main.js'),
 };

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ApiDeps } from '../http/context';
 import { requestActor, requireAuth } from '../http/context';
 import { RouteGroup } from '../http/route';
 import { resolveAuth } from '../http/authenticate';
@@ -13,6 +12,7 @@ import type { SendEmailInput } from '../modules/sending/emails.schemas';
 import { rescheduleBody } from '../modules/sending/emails.schemas';
 import { rescheduleEmail } from '../modules/sending/reschedule-email';
 import { sendEmail, sendEmailBatch } from '../modules/sending/send-email';
+import type { SendRouteDeps } from '../modules/sending/send-request';
 import { answerSend, readSendJson, SEND_ERRORS, sendDeps } from '../modules/sending/send-request';
 import { featureNotImplemented } from './resend-errors';
 import { getResendEmail, listResendEmails } from './resend-emails';
@@ -78,7 +78,7 @@ const resendSendSchema = z.looseObject({
 });
 
 /** `/emails` as Resend's SDKs call it (issue 20): the one send path, Resend's shapes. */
-export function resendEmailRoutes(deps: ApiDeps): RouteGroup {
+export function resendEmailRoutes(deps: SendRouteDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/emails', RESEND_TAG);
   const bodyLimit = sendBodyLimit(deps.config.emailMaxSizeBytes);
 

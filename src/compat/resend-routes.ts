@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { resolveAuth } from '../http/authenticate';
-import type { ApiDeps, AppState } from '../http/context';
+import type { AppState } from '../http/context';
 import type { RouteGroup } from '../http/route';
 import { mountGroup } from '../http/route-mount';
 import { resendApiKeyRoutes } from './resend-api-keys.routes';
@@ -10,6 +10,7 @@ import { resendErrorBoundary } from './resend-errors';
 import { isResendPath, unsupportedFeature } from './resend-paths';
 import { resendSuppressionRoutes } from './resend-suppressions.routes';
 import { resendWebhookRoutes } from './resend-webhooks.routes';
+import type { SendRouteDeps } from '../modules/sending/send-request';
 
 export interface ResendSurface {
   /** Goes before the routes: renders every failure under a Resend path in Resend's shape. */
@@ -28,7 +29,7 @@ export interface ResendSurface {
  * bodies over the /v1 use cases, so an application using Resend's SDK switches by changing
  * its base URL. `/v1` is unchanged.
  */
-export function resendSurface(deps: ApiDeps): ResendSurface {
+export function resendSurface(deps: SendRouteDeps): ResendSurface {
   const groups = [
     resendEmailRoutes(deps),
     resendDomainRoutes(deps),

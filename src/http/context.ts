@@ -1,11 +1,8 @@
 import type Koa from 'koa';
+import type { Selectable } from 'kysely';
 import type { AppConfig } from '../config';
 import type { Db } from '../db/connect';
-import type { ApiKeyPermission, SendMode } from '../db/schema';
-import type { UserRow } from '../modules/accounts/accounts.repository';
-import type { SessionSigner } from '../modules/accounts/sessions';
-import type { Actor } from '../modules/audit/audit.repository';
-import type { SendCommitter } from '../modules/sending/api-send';
+import type { ApiKeyPermission, AuditLogTable, SendMode, UsersTable } from '../db/schema';
 import { forbidden, unauthorized } from '../shared/app-error';
 import type { Logger } from '../shared/logger';
 
@@ -16,12 +13,27 @@ export interface AuthState {
   readonly keyId: string | null;
   /** The key's mode (issue 21): `test` mail is captured. Sessions send nothing, so `live`. */
   readonly mode: SendMode;
-  /** The account row read for this request (status checked), for handlers that need more of it. */
-  readonly user: UserRow;
+  /**
+   * The account row read for this request (status checked), for handlers that need more of it
+   * (the accounts module's `UserRow`).
+   */
+  readonly user: Selectable<UsersTable>;
   /** A session has full access; an API key has its own (issue 20). */
   readonly permission: ApiKeyPermission;
   /** A sending key held to one domain: the only one it may send from. */
   readonly domainId: string | null;
+}
+
+/**
+ * The port the route kit authenticates through (issue 30 item 4): resolves a request's
+ * credentials (the bearer token, or the dashboard's session cookie) to the principal the routes
+ * see, or throws the refusal (UNAUTHORIZED, INVALID_API_KEY, CSRF_FAILED, ACCOUNT_SUSPENDED).
+ * The kit knows no account and no key: the accounts module implements it
+ * (`requestAuthenticator`) with the api-keys module's `ApiKeyCredentials` (authenticate.ts),
+ * and src/api/app.ts wires the two.
+ */
+export interface Authenticator {
+  authenticate(ctx: AppContext): Promise<AuthState>;
 }
 
 /**
@@ -42,14 +54,24 @@ export interface AppState {
 
 export type AppContext = Koa.ParameterizedContext<AppState>;
 
-/** What route factories receive: built once per process in http/main.ts. */
+/**
+ * What every route factory receives: built once per process in src/api/app.ts. A module whose
+ * routes need more asks for it beside these (the sends' committer, the session signer).
+ */
 export interface ApiDeps {
   readonly db: Db;
-  /** Where POST /v1/emails runs its commit step: the api's writer thread (api-writer.ts). */
-  readonly sendCommitter: SendCommitter;
   readonly config: AppConfig;
   readonly log: Logger;
-  readonly sessions: SessionSigner;
+  /** How `either`, `session` and `operator` routes resolve their caller. */
+  readonly authenticator: Authenticator;
+}
+
+/** Who made a request, as the audit log records it (the audit module's `Actor`). */
+export interface RequestActor {
+  readonly type: AuditLogTable['actor_type'];
+  readonly id: string | null;
+  readonly ip: string | null;
+  readonly userAgent: string | null;
 }
 
 export function requireAuth(ctx: AppContext): AuthState {
@@ -63,7 +85,7 @@ export function requestUserAgent(ctx: Koa.Context | AppContext): string | null {
   return ctx.get('user-agent').slice(0, 512) || null;
 }
 
-export function requestActor(ctx: Koa.Context | AppContext): Actor {
+export function requestActor(ctx: Koa.Context | AppContext): RequestActor {
   const auth = (ctx.state as AppState).auth;
   return {
     type: auth ? (auth.kind === 'api_key' ? 'api_key' : 'user') : 'anonymous',
@@ -73,7 +95,7 @@ export function requestActor(ctx: Koa.Context | AppContext): Actor {
   };
 }
 
-export function operatorActor(ctx: Koa.Context): Actor {
+export function operatorActor(ctx: Koa.Context): RequestActor {
   return {
     type: 'operator',
     id: 'internal-token',
@@ -97,7 +119,7 @@ export function requireOperator(ctx: AppContext): string {
 }
 
 /** An operator action taken through the dashboard: the audit entry names the acting account. */
-export function sessionOperatorActor(ctx: AppContext): Actor {
+export function sessionOperatorActor(ctx: AppContext): RequestActor {
   return {
     type: 'operator',
     id: requireOperator(ctx),

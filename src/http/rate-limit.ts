@@ -1,6 +1,5 @@
 import type Koa from 'koa';
 import { rateLimited } from '../shared/app-error';
-import type { CredentialAttempts } from '../modules/accounts/credential-attempts';
 import type { RateDecision } from '../shared/rate-limiter';
 
 /**
@@ -20,10 +19,18 @@ export function rateLimitByIp(limiter: IpLimiter, scope: string): Koa.Middleware
 }
 
 /**
+ * What limitFailedAttemptsByIp counts against: the accounts module's CredentialAttempts, whose
+ * attempt can be taken back.
+ */
+export interface AttemptLimiter {
+  hit(key: string): Promise<RateDecision & { uncount(): Promise<void> }>;
+}
+
+/**
  * rateLimitByIp for credential endpoints: an attempt answered 2xx is taken back out of the
  * count, so only failed attempts (any other answer) spend the client IP's budget.
  */
-export function limitFailedAttemptsByIp(attempts: CredentialAttempts, scope: string): Koa.Middleware {
+export function limitFailedAttemptsByIp(attempts: AttemptLimiter, scope: string): Koa.Middleware {
   return async (ctx, next) => {
     const attempt = await attempts.hit(`${scope}:${ctx.ip}`);
     refuseWhenSpent(attempt, scope);

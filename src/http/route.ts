@@ -161,7 +161,7 @@ export class RouteGroup {
   readonly operations: Operation[] = [];
 
   constructor(
-    private readonly deps: Pick<ApiDeps, 'config' | 'db' | 'sessions'>,
+    private readonly deps: Pick<ApiDeps, 'config' | 'authenticator'>,
     readonly prefix: string,
     readonly tag: string,
   ) {

@@ -13,8 +13,8 @@ import type Router from '@koa/router';
 import pino from 'pino';
 import { parseConfig } from '../../src/config';
 import type { Db } from '../../src/db/connect';
-import { startApiWriter } from '../../src/http/api-writer';
-import { createApp } from '../../src/http/app';
+import { startApiWriter } from '../../src/api/api-writer';
+import { createApp } from '../../src/api/app';
 import { SessionSigner } from '../../src/modules/accounts/sessions';
 import { createTestDb } from '../helpers/test-db';
 

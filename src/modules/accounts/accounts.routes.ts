@@ -8,6 +8,7 @@ import { changePassword, getAccount, login, logout, register } from './accounts.
 import { AuthOptionsView, MeView, SessionView } from './accounts.responses';
 import type { CredentialAttempts } from './credential-attempts';
 import { clearSessionCookies, cookiesSecure, setSessionCookies } from './session-cookies';
+import type { SessionSigner } from './sessions';
 
 /**
  * Credential bodies are read before any authentication: a few fields, so a small cap keeps an
@@ -19,7 +20,10 @@ const CREDENTIAL_BODY_BYTES = 16 * 1024;
  * `/v1/auth/*`: options, register, login, me, change-password. Credential endpoints share a per-IP
  * budget of failed attempts.
  */
-export function accountRoutes(deps: ApiDeps, credentialLimiter: CredentialAttempts): RouteGroup {
+export function accountRoutes(
+  deps: ApiDeps & { readonly sessions: SessionSigner },
+  credentialLimiter: CredentialAttempts,
+): RouteGroup {
   const routes = new RouteGroup(deps, '/v1/auth', 'Account');
   const limited = limitFailedAttemptsByIp(credentialLimiter, 'credentials');
   const secure = cookiesSecure(deps.config.baseUrl);

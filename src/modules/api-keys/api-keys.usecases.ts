@@ -26,11 +26,6 @@ export const KEY_MANAGEMENT_REFUSAL =
   'Creating or revoking API keys requires a session token: an API key cannot create or revoke API keys';
 
 export const apiKeyNotFound = defineError('API_KEY_NOT_FOUND', 404, 'No such API key');
-export const restrictedApiKey = defineError(
-  'RESTRICTED_API_KEY',
-  403,
-  'This API key has sending access only: it can send email and nothing else',
-);
 export const apiKeyDomainRestricted = defineError(
   'API_KEY_DOMAIN_RESTRICTED',
   403,

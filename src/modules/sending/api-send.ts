@@ -6,7 +6,7 @@ import type { QuotaUsage } from '../quota';
 
 /**
  * An API send's commit step as plain data, so that it can cross to the api's
- * writer thread (src/http/api-writer.ts) by structured clone: MessageToCommit
+ * writer thread (src/api/api-writer.ts) by structured clone: MessageToCommit
  * without its functions (the API's Message-ID is always `<id@domain>`, nothing
  * is `stored`), with the screened recipients.
  */
@@ -30,7 +30,7 @@ export interface Committed {
   readonly unverifiedDomain: boolean;
 }
 
-/** Runs an API send's commit step: the api's writer thread (src/http/api-writer.ts). */
+/** Runs an API send's commit step: the api's writer thread (src/api/api-writer.ts). */
 export interface SendCommitter {
   commit(send: ApiSend): Promise<Committed>;
   /** Several sends in one transaction, all or nothing (POST /v1/emails/batch). */

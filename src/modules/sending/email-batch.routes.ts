@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { resolveAuth } from '../../http/authenticate';
 import { validationFailure, zodFieldIssues } from '../../http/body';
-import type { ApiDeps } from '../../http/context';
 import type { RouteGroup } from '../../http/route';
 import type { FieldIssue } from '../../shared/app-error';
 import {
@@ -15,6 +14,7 @@ import {
 import type { SendEmailInput } from './emails.schemas';
 import { oversizedCollections, sendEmailBody } from './emails.schemas';
 import { sendEmailBatch } from './send-email';
+import type { SendRouteDeps } from './send-request';
 import { BatchAccepted } from './sending.responses';
 
 /** Messages a batch may hold (issue 20: Resend's batch limit). */
@@ -53,7 +53,7 @@ export function validateBatch(json: unknown): SendEmailInput[] {
 }
 
 /** `POST /v1/emails/batch`: up to MAX_BATCH messages, queued together or not at all. */
-export function defineBatchSend(routes: RouteGroup, deps: ApiDeps, bodyLimit: number): void {
+export function defineBatchSend(routes: RouteGroup, deps: SendRouteDeps, bodyLimit: number): void {
   routes.define(
     {
       method: 'post',

@@ -1,6 +1,5 @@
 import { resolveAuth } from '../../http/authenticate';
 import { readBody, validate, validationFailure } from '../../http/body';
-import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
 import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
@@ -24,6 +23,7 @@ import { listEmailsQuery, oversizedCollections, rescheduleBody, sendEmailBody } 
 import { rescheduleEmail } from './reschedule-email';
 import { signalWork } from '../../shared/work-signal';
 import { sendEmail } from './send-email';
+import type { SendRouteDeps } from './send-request';
 import {
   answerSend,
   readSendJson,
@@ -37,7 +37,7 @@ import { EmailPage, EmailView } from '../emails';
 import { unsubscribeKey } from '../unsubscribe';
 
 /** `/v1/emails`: send, list, retrieve, cancel. */
-export function emailRoutes(deps: ApiDeps): RouteGroup {
+export function emailRoutes(deps: SendRouteDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/v1/emails', 'Emails');
   // JSON carries attachments as base64 (4/3 of their size) plus the bodies and some structure.
   const bodyLimit = Math.ceil((deps.config.emailMaxSizeBytes * 4) / 3) + 256 * 1024;

@@ -23,7 +23,7 @@ import type { QuotaUsage } from '../quota';
 
 export interface SendDeps {
   readonly db: Kysely<Database>;
-  /** Where the commit step runs: the api's writer thread (src/http/api-writer.ts). */
+  /** Where the commit step runs: the api's writer thread (src/api/api-writer.ts). */
   readonly committer: SendCommitter;
   readonly config: AppConfig;
   readonly log: Logger;

@@ -8,10 +8,17 @@ import { signalWork } from '../../shared/work-signal';
 import { emailTooLarge } from '../emails';
 import type { QuotaUsage } from '../quota';
 import { rateLimitPolicy } from '../quota';
+import type { SendCommitter } from './api-send';
 import { checkIdempotencyKey } from './idempotency';
 import type { SendDeps, SendResult } from './send-email';
 
 /** What the send routes (single and batch) share: reading the body, the request's deps, the answer. */
+
+/** What the send routes receive: every route's deps and where a send's commit step runs. */
+export interface SendRouteDeps extends ApiDeps {
+  /** The api's writer thread (src/api/api-writer.ts). */
+  readonly sendCommitter: SendCommitter;
+}
 
 /**
  * Bodies up to this size keep the spec's order (validate, then authenticate); larger ones
@@ -39,7 +46,7 @@ export async function readSendJson(
 }
 
 /** What sendEmail and sendEmailBatch need of the request besides the messages. */
-export function sendDeps(deps: ApiDeps, ctx: AppContext, auth: AuthState, raw: Buffer): SendDeps {
+export function sendDeps(deps: SendRouteDeps, ctx: AppContext, auth: AuthState, raw: Buffer): SendDeps {
   const idempotencyKey = checkIdempotencyKey(ctx.get('idempotency-key') || undefined);
   return {
     db: deps.db,

@@ -9,8 +9,8 @@ import { listNodes } from '../modules/nodes/nodes.repository';
 import { STATUSES } from '../modules/stats/stats-overview';
 import { emailsCreatedSince } from '../modules/stats/stats.repository';
 import { countFailedAttemptsSince } from '../modules/webhooks/webhooks.repository';
-import type { ApiDeps, AppState } from './context';
-import { RouteGroup } from './route';
+import type { ApiDeps, AppState } from '../http/context';
+import { RouteGroup } from '../http/route';
 
 const HOUR_MS = 3_600_000;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -46,7 +46,7 @@ export function routeLabel(ctx: Koa.Context): string {
  * writes the same database); the histogram and process metrics are this process's,
  * labelled with its node (NODE_NAME, issue 23): in a cluster each api node is scraped.
  */
-export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'sessions'>): ApiMetrics {
+export function createMetrics(deps: Pick<ApiDeps, 'db' | 'config' | 'authenticator'>): ApiMetrics {
   const { db } = deps;
   const node = deps.config.nodeName;
   const registry = new Registry();

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import Koa from 'koa';
 import { isResendPath } from '../../../src/compat/resend-paths';
-import { MOVED_PAGES, webApp } from '../../../src/http/web-app';
+import { MOVED_PAGES, webApp } from '../../../src/api/web-app';
 
 describe('webApp without web/dist', () => {
   it('answers the screen paths 503 with the build instruction, under the CSP', async () => {

@@ -3,9 +3,9 @@ import type { QueueWait } from '../jobs/queue-stats';
 import { queueWaits, STARVED_AFTER_MS } from '../jobs/queue-stats';
 import { probeSmtp } from '../mta/probe';
 import { storageGuardFor } from '../shared/disk-space';
-import type { ApiDeps } from './context';
-import type { Handler } from './route';
-import { RouteGroup } from './route';
+import type { ApiDeps } from '../http/context';
+import type { Handler } from '../http/route';
+import { RouteGroup } from '../http/route';
 import { HealthView, ReadyView } from './health.responses';
 
 interface Check {

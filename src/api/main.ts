@@ -13,7 +13,7 @@ import { stopWhenParentGoes } from '../shared/parent-watch';
 import { restrictNewFiles } from '../shared/private-files';
 import { reportReady } from '../shared/process-ready';
 
-/** The api process: `node dist/src/http/main.js`. */
+/** The api process: `node dist/src/api/main.js`. */
 async function main(): Promise<void> {
   const { config } = loadConfig();
   const log = createLogger({ level: config.logLevel, process: 'api', node: config.nodeName });

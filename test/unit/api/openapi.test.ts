@@ -7,14 +7,16 @@ import type Router from '@koa/router';
 import pino from 'pino';
 import { parseConfig } from '../../../src/config';
 import type { Db } from '../../../src/db/connect';
-import { startApiWriter } from '../../../src/http/api-writer';
-import { createApp } from '../../../src/http/app';
-import type { OpenApiDocument } from '../../../src/http/openapi';
-import { buildOpenApiDocument } from '../../../src/http/openapi';
+import { startApiWriter } from '../../../src/api/api-writer';
+import { createApp } from '../../../src/api/app';
+import type { OpenApiDocument } from '../../../src/api/openapi';
+import { buildOpenApiDocument } from '../../../src/api/openapi';
 import { RouteGroup } from '../../../src/http/route';
 import { mountGroup } from '../../../src/http/route-mount';
 import { errorStatus } from '../../../src/shared/app-error';
+import { requestAuthenticator } from '../../../src/modules/accounts/request-authenticator';
 import { SessionSigner } from '../../../src/modules/accounts/sessions';
+import { apiKeyCredentials } from '../../../src/modules/api-keys/api-key-credentials';
 import { REPO_ROOT } from '../../helpers/appliance';
 import { checkSchema } from '../../helpers/json-schema';
 import { createTestDb } from '../../helpers/test-db';
@@ -211,10 +213,15 @@ describe('OpenAPI document', () => {
   });
 
   it('refuses to mount a route registered without a declaration', () => {
+    const config = { ...parseConfig({ DATA_DIR: os.tmpdir() }), secretKey: 'k'.repeat(32) };
     const deps = {
-      config: { ...parseConfig({ DATA_DIR: os.tmpdir() }), secretKey: 'k'.repeat(32) },
-      db,
-      sessions: new SessionSigner('k'.repeat(32), 60),
+      config,
+      authenticator: requestAuthenticator({
+        db,
+        sessions: new SessionSigner('k'.repeat(32), 60),
+        baseUrl: config.baseUrl,
+        apiKeys: apiKeyCredentials(db),
+      }),
     };
     const group = new RouteGroup(deps, '/v1/things', 'Things');
     group.define(

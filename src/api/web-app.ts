@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type Koa from 'koa';
-import type { AppState } from './context';
+import type { AppState } from '../http/context';
 
 /** Where `npm run build` puts the dashboard (vite build of web/): the repository's web/dist. */
 export const WEB_DIST = path.resolve(__dirname, '..', '..', '..', 'web', 'dist');

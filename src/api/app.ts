@@ -15,18 +15,36 @@ import { settingsRoutes } from '../modules/settings/settings.routes';
 import { statsRoutes } from '../modules/stats/stats.routes';
 import { suppressionRoutes } from '../modules/suppressions/suppressions.routes';
 import { webhookRoutes } from '../modules/webhooks/webhooks.routes';
-import type { ApiDeps, AppState } from './context';
-import { errorMiddleware } from './error-middleware';
+import type { Db } from '../db/connect';
+import type { AppConfig } from '../config';
+import type { AppState } from '../http/context';
+import { errorMiddleware } from '../http/error-middleware';
 import { healthRoutes } from './health.routes';
 import { lingeringClose } from './lingering-close';
 import { createMetrics } from './metrics';
 import { openApiRoutes } from './openapi';
-import { rateLimitByIp } from './rate-limit';
+import { rateLimitByIp } from '../http/rate-limit';
 import { RateLimiter } from '../shared/rate-limiter';
 import { CredentialAttempts } from '../modules/accounts/credential-attempts';
-import type { Operation } from './route';
-import { mountGroup, unmatchedMethod } from './route-mount';
+import { requestAuthenticator } from '../modules/accounts/request-authenticator';
+import type { SessionSigner } from '../modules/accounts/sessions';
+import { apiKeyCredentials } from '../modules/api-keys/api-key-credentials';
+import type { SendCommitter } from '../modules/sending/api-send';
+import type { SendRouteDeps } from '../modules/sending/send-request';
+import type { Logger } from '../shared/logger';
+import type { Operation } from '../http/route';
+import { mountGroup, unmatchedMethod } from '../http/route-mount';
 import { webApp } from './web-app';
+
+/** What the api process builds once (src/api/main.ts) and the app's routes share. */
+export interface AppDeps {
+  readonly db: Db;
+  /** Where POST /v1/emails runs its commit step: the api's writer thread (api-writer.ts). */
+  readonly sendCommitter: SendCommitter;
+  readonly config: AppConfig;
+  readonly log: Logger;
+  readonly sessions: SessionSigner;
+}
 
 export interface ApiApp {
   readonly app: Koa<AppState>;
@@ -37,7 +55,17 @@ export interface ApiApp {
 }
 
 /** Builds the Koa application: logging, errors, per-IP limit, then routes. */
-export function createApp(deps: ApiDeps): ApiApp {
+export function createApp(appDeps: AppDeps): ApiApp {
+  // The route kit's authentication port, wired to the accounts and api-keys modules.
+  const deps: SendRouteDeps & AppDeps = {
+    ...appDeps,
+    authenticator: requestAuthenticator({
+      db: appDeps.db,
+      sessions: appDeps.sessions,
+      baseUrl: appDeps.config.baseUrl,
+      apiKeys: apiKeyCredentials(appDeps.db),
+    }),
+  };
   // Koa keeps the rightmost maxIpsCount entries of X-Forwarded-For and takes the first of them:
   // the address the outermost of our proxies appended. Koa's default (0) reads the leftmost,
   // which the client wrote itself (issue 17 finding 8).

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { resendNamesOf } from '../compat/resend-errors';
 import { ResendError } from '../compat/resend.responses';
 import { errorStatus } from '../shared/app-error';
-import type { ApiDeps } from './context';
-import { ErrorBody } from './error-body.schema';
-import type { Auth, Operation } from './route';
-import { RouteGroup } from './route';
+import type { ApiDeps } from '../http/context';
+import { ErrorBody } from '../http/error-body.schema';
+import type { Auth, Operation } from '../http/route';
+import { RouteGroup } from '../http/route';
 
 const ACCESS_ERRORS: Readonly<Record<Auth, readonly string[]>> = {
   none: [],
@@ -282,7 +282,7 @@ export interface OpenApiRoutes {
 }
 
 /** `GET /openapi.json`: no token; the same bytes for the life of the process, so cacheable with an ETag. */
-export function openApiRoutes(deps: Pick<ApiDeps, 'config' | 'db' | 'sessions'>): OpenApiRoutes {
+export function openApiRoutes(deps: Pick<ApiDeps, 'config' | 'authenticator'>): OpenApiRoutes {
   const routes = new RouteGroup(deps, '/openapi.json', 'Operations');
   let served: { readonly body: string; readonly etag: string } | undefined;
   routes.define(
