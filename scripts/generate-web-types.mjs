@@ -70,8 +70,9 @@ export async function openApiDocument() {
 /** web/src/generated/openapi.ts as it should read: the types, formatted as `npm run format` would. */
 export async function webTypesSource() {
   const document = await openApiDocument();
-  // Readonly throughout: the screens read views, they never build them.
-  const ast = await openapiTS(document, { immutable: true, alphabetize: false });
+  // Readonly throughout: the screens read views, they never build them. Alphabetised, so the file
+  // does not change when only the order the modules load in (and register their schemas) does.
+  const ast = await openapiTS(document, { immutable: true, alphabetize: true });
   const source = HEADER + '\n' + astToString(ast);
   const options = (await prettier.resolveConfig(WEB_TYPES_FILE)) ?? {};
   return prettier.format(source, { ...options, filepath: WEB_TYPES_FILE });
