@@ -5,6 +5,7 @@ import { sessionOperatorActor } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { cursorParam, pageBody } from '../../shared/cursor';
 import { instantParam } from '../../shared/instant-param';
+import { withAuditNames } from '../audit/audit-names.repository';
 import { listAuditPage } from '../audit/audit.repository';
 import { OperatorAccountView } from './accounts.responses';
 import { operatorLimitsBody, suspendBody } from './accounts.schemas';
@@ -160,7 +161,7 @@ export function operatorDashboardRoutes(deps: ApiDeps): RouteGroup {
         beforeId: q.cursor,
         limit: q.limit + 1,
       });
-      const data = rows.slice(0, q.limit);
+      const data = await withAuditNames(deps.db, rows.slice(0, q.limit));
       ctx.body = pageBody({ data, hasMore: rows.length > q.limit, lastId: data.at(-1)?.id ?? null });
     },
   );
