@@ -35,7 +35,7 @@ describe('dashboard in a real browser: the operator screen', { skip: unavailable
   let op: Page;
   let csp: string[];
   let base: string;
-  let operator: { email: string; password: string };
+  let operator: { email: string; password: string; token: string };
   let customer: { email: string };
 
   async function account(email: string): Promise<ShownAccount> {
@@ -201,6 +201,39 @@ describe('dashboard in a real browser: the operator screen', { skip: unavailable
     assert.equal(((await alert.textContent()) ?? '').trim(), 'An operator cannot suspend its own account');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await form.waitFor({ state: 'detached' });
+  });
+
+  it("Settings shows the own-limit ceilings the API enforces, and a new account's first-day allowance", async () => {
+    await op.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await op.getByRole('heading', { name: 'Sending limits' }).waitFor();
+    // Defaults: 100 an hour, 1,000 a day; 20 an hour in a new account's first 24 hours.
+    await op.getByText('For its first 24 hours a new account may send 20 an hour; then 100.').waitFor();
+    const perHour = op.getByLabel(/^Own limit per hour/);
+    const shown = Number(await perHour.getAttribute('max'));
+    assert.match(
+      (await op.getByText(/^Own limit per hour/).textContent()) ?? '',
+      new RegExp(`at most ${shown}\\)`),
+    );
+    const above = await app.api.patch<{ error: { code: string; details: { max: number } } }>(
+      '/v1/settings/limits',
+      {
+        token: operator.token,
+        body: { emailsPerHour: shown + 1 },
+      },
+    );
+    assert.equal(above.status, 403, above.text);
+    assert.equal(above.body.error.details.max, shown, 'the ceiling shown is the one the API enforces');
+    const at = await app.api.patch('/v1/settings/limits', {
+      token: operator.token,
+      body: { emailsPerHour: shown },
+    });
+    assert.equal(at.status, 200, at.text);
+    const cleared = await app.api.patch('/v1/settings/limits', {
+      token: operator.token,
+      body: { emailsPerHour: null },
+    });
+    assert.equal(cleared.status, 200, cleared.text);
+    assert.equal(Number(await op.getByLabel(/^Own limit per day/).getAttribute('max')), 1000);
   });
 
   it('kept to the CSP', () => {

@@ -25,12 +25,15 @@ interface AuditEntry extends WordedAuditEntry {
   readonly createdAt: string;
 }
 
+/** The most accounts one page of GET /v1/operator/accounts holds (its `limit` is 1-100). */
+const ACCOUNTS_SHOWN = 100;
+
 /** The account form open under the table, if any. */
 type Editing = { readonly kind: 'limits' | 'status'; readonly id: string } | null;
 
 export function Operator() {
   const [accounts, reload] = useLoad(
-    () => get<{ data: OperatorAccount[] }>('/v1/operator/accounts?limit=100'),
+    () => get<{ data: OperatorAccount[]; hasMore: boolean }>(`/v1/operator/accounts?limit=${ACCOUNTS_SHOWN}`),
     'op-accounts',
   );
   const [editing, setEditing] = useState<Editing>(null);
@@ -115,6 +118,12 @@ export function Operator() {
                   </tbody>
                 </table>
               </div>
+              {list.hasMore ? (
+                <p class="muted">
+                  The newest {ACCOUNTS_SHOWN} accounts; <code>npm run ctl -- accounts list</code> lists every
+                  one.
+                </p>
+              ) : null}
               <AccountForm
                 editing={editing}
                 accounts={list.data}
