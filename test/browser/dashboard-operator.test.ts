@@ -203,6 +203,21 @@ describe('dashboard in a real browser: the operator screen', { skip: unavailable
     await form.waitFor({ state: 'detached' });
   });
 
+  it("filters the audit log by an actor's email, as the table names it", async () => {
+    const filter = op.getByRole('form', { name: 'Filter the audit log' });
+    await filter.getByLabel('Actor').fill(operator.email);
+    await filter.getByRole('button', { name: 'Filter' }).click();
+    await auditRows('user.reinstated').first().waitFor();
+    await auditRows('settings.limits_updated').filter({ hasText: 'CLI (' }).waitFor({ state: 'detached' });
+    // The Actor column (the third) of every row: the operator, signed in or acting.
+    const actors = await op
+      .getByRole('table', { name: 'Audit log' })
+      .locator('tbody tr td:nth-child(3)')
+      .allTextContents();
+    assert.ok(actors.length > 0);
+    for (const actor of actors) assert.match(actor, /^operator@example\.com( \(operator\))?$/, actor);
+  });
+
   it("Settings shows the own-limit ceilings the API enforces, and a new account's first-day allowance", async () => {
     await op.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await op.getByRole('heading', { name: 'Sending limits' }).waitFor();

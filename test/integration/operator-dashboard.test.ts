@@ -213,6 +213,15 @@ describe('operator role and /v1/operator endpoints', () => {
       [user.userId],
     );
     const byActor = await get<Page<AuditEntry>>(`/v1/operator/audit?actor=${op.userId}`, op.token);
+    const byActorEmail = await get<Page<AuditEntry>>(
+      `/v1/operator/audit?actor=${encodeURIComponent(op.email.toUpperCase())}`,
+      op.token,
+    );
+    assert.deepEqual(
+      byActorEmail.body.data.map((e) => e.id),
+      byActor.body.data.map((e) => e.id),
+      'an account’s email stands for its id',
+    );
     assert.ok(byActor.body.data.every((e) => e.actorId === op.userId));
     for (const action of ['user.suspended', 'user.reinstated', 'settings.limits_updated'])
       assert.ok(

@@ -278,7 +278,7 @@ function AuditLog(props: { version: number }) {
         </label>
         <label>
           Actor
-          <input name="actor" />
+          <input name="actor" placeholder="an email or cli:name" />
         </label>
         <label>
           From day
