@@ -26,12 +26,35 @@ export const DASHBOARD_CSP = [
 export const DASHBOARD_PREFIX = '/app';
 
 /**
- * A path under the prefix that is answered with index.html, so a reload or a shared link lands on
- * its screen: `/app/`, `/app/emails`, `/app/emails/em_1`; bounded and case-sensitive. Which screen
- * it is, or whether there is one, is the SPA's business (an unknown one goes to the overview).
- * `assets/` is left out: a missing asset is a 404, not a page.
+ * The dashboard's screens, as its router declares them (web/src/app.tsx; a unit test holds the
+ * two lists equal), `:id` standing for one id segment. One of them under the prefix is answered
+ * index.html with 200, so a reload or a shared link lands on its screen; any other path under the
+ * prefix gets index.html too, with 404, and the app shows "Page not found" in its own layout
+ * (issue 29 item 9). `assets/` is left out: a missing asset is the API's 404, not a page.
  */
-const SCREEN_PATH = /^\/app\/(?:(?!assets(?:\/|$))[a-z-]{1,20}(?:\/[\w-]{1,64}){0,2}\/?)?$/;
+export const DASHBOARD_SCREENS: readonly string[] = [
+  '/',
+  '/signin',
+  '/signup',
+  '/overview',
+  '/emails',
+  '/emails/:id',
+  '/domains',
+  '/domains/:id',
+  '/api-keys',
+  '/webhooks',
+  '/webhooks/:id',
+  '/suppressions',
+  '/inbound',
+  '/inbound/:id',
+  '/settings',
+  '/account',
+  '/operator',
+];
+const SCREEN_PATH = new RegExp(
+  `^/app(?:${DASHBOARD_SCREENS.map((s) => (s === '/' ? '' : s.replace(':id', '[\\w-]{1,64}'))).join('|')})/?$`,
+);
+const ASSETS = `${DASHBOARD_PREFIX}/assets/`;
 
 /**
  * The screens the dashboard had at the root before issue 30 whose first segment no API has:
@@ -101,8 +124,9 @@ export function webApp(dir: string = WEB_DIST): Koa.Middleware<AppState> {
       ctx.set('Location', ctx.querystring ? `${target}?${ctx.querystring}` : target);
       return;
     }
-    const file = ctx.path.startsWith(`${DASHBOARD_PREFIX}/assets/`) ? build?.assets.get(ctx.path) : undefined;
-    if (file === undefined && !SCREEN_PATH.test(ctx.path)) {
+    const inAssets = ctx.path.startsWith(ASSETS);
+    const file = inAssets ? build?.assets.get(ctx.path) : undefined;
+    if (file === undefined && (inAssets || !ctx.path.startsWith(`${DASHBOARD_PREFIX}/`))) {
       await next();
       return;
     }
@@ -114,6 +138,13 @@ export function webApp(dir: string = WEB_DIST): Koa.Middleware<AppState> {
       ctx.type = 'text/plain; charset=utf-8';
       ctx.body =
         'The dashboard is not built: run `npm run build` (it builds web/ into web/dist), then restart.\n';
+      return;
+    }
+    if (file === undefined && !SCREEN_PATH.test(ctx.path)) {
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.status = 404;
+      ctx.type = build.index.type;
+      ctx.body = build.index.body;
       return;
     }
     const served = file ?? build.index;

@@ -29,6 +29,8 @@ import {
 import { createAccountByOperator } from '../modules/accounts/operator-create-account';
 import type { Actor, AuditEntry } from '../modules/audit/audit.repository';
 import { listAudit } from '../modules/audit/audit.repository';
+import type { AuditNames } from '../modules/audit/audit-names.repository';
+import { withAuditNames } from '../modules/audit/audit-names.repository';
 import { isAppError } from '../shared/app-error';
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup/backup-command';
 import { bouncesClassifyCommand } from './bounces-classify';
@@ -87,47 +89,38 @@ const ACCOUNT_COLUMNS: readonly Column<AccountView>[] = [
   { header: 'CREATED', cell: (a) => a.createdAt.slice(0, 19).replace('T', ' ') },
 ];
 
-/** The email of each account id named (skipping nulls), for the audit table's words. */
-async function accountEmails(db: Db, ids: readonly (string | null)[]): Promise<Map<string, string>> {
-  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', wanted).execute();
-  return new Map(rows.map((r) => [r.id, r.email]));
-}
+type NamedEntry = AuditEntry & AuditNames;
 
-/** Who did it, in words: the account's email, the operator's login user, the key's id. */
-function actorWords(e: AuditEntry, emails: ReadonlyMap<string, string>): string {
+/** Who did it, in words: the account's email, the operator's login user, the key's name. */
+function actorWords(e: NamedEntry): string {
   const id = e.actorId ?? '';
   switch (e.actorType) {
     case 'user':
-      return emails.get(id) ?? `account ${id}`;
+      return e.actorEmail ?? `account ${id}`;
     case 'operator':
-      return id.startsWith('cli:') ? `operator ${id.slice(4)} (ctl)` : `operator ${emails.get(id) ?? id}`;
+      return id.startsWith('cli:') ? `operator ${id.slice(4)} (ctl)` : `operator ${e.actorEmail ?? id}`;
     case 'api_key':
-      return `API key ${id}`;
+      return `API key ${e.actorKeyName ?? id}`;
     default:
       return e.actorType;
   }
 }
 
-function auditColumns(emails: ReadonlyMap<string, string>): readonly Column<AuditEntry>[] {
-  return [
-    { header: 'TIME', cell: (e) => e.createdAt.slice(0, 19).replace('T', ' ') },
-    { header: 'ACTOR', cell: (e) => actorWords(e, emails), max: 44 },
-    { header: 'ACTION', cell: (e) => e.action },
-    {
-      header: 'RESOURCE',
-      cell: (e) => (e.resourceId ? `${e.resource} ${e.resourceId}` : e.resource),
-      max: 44,
+const AUDIT_COLUMNS: readonly Column<NamedEntry>[] = [
+  { header: 'TIME', cell: (e) => e.createdAt.slice(0, 19).replace('T', ' ') },
+  { header: 'ACTOR', cell: (e) => actorWords(e), max: 44 },
+  { header: 'ACTION', cell: (e) => e.action },
+  {
+    header: 'RESOURCE',
+    cell: (e) => {
+      const name = e.resourceName ?? e.resourceId;
+      return name ? `${e.resource} ${name}` : e.resource;
     },
-    {
-      header: 'ACCOUNT',
-      cell: (e) => (e.userId === null ? null : (emails.get(e.userId) ?? e.userId)),
-      max: 44,
-    },
-    { header: 'FROM', cell: (e) => e.ip },
-  ];
-}
+    max: 44,
+  },
+  { header: 'ACCOUNT', cell: (e) => e.accountEmail ?? e.userId, max: 44 },
+  { header: 'FROM', cell: (e) => e.ip },
+];
 
 function limitArg(v: string | undefined): number | null | undefined {
   if (v === undefined) return undefined;
@@ -247,11 +240,8 @@ async function audit(args: string[]): Promise<void> {
       for (const entry of entries) process.stdout.write(`${JSON.stringify(entry)}\n`);
       return;
     }
-    const emails = await accountEmails(
-      db,
-      entries.flatMap((e) => [e.userId, e.actorType === 'user' ? e.actorId : null]),
-    );
-    process.stdout.write(formatTable(auditColumns(emails), entries, 'no audit entries'));
+    const named = await withAuditNames(db, entries);
+    process.stdout.write(formatTable(AUDIT_COLUMNS, named, 'no audit entries'));
   });
 }
 

@@ -237,8 +237,10 @@ describe('dashboard in a real browser: security', { skip: unavailable }, () => {
       await row.waitFor();
       await op.getByRole('table', { name: 'Audit log' }).waitFor();
       await checkScreen(op, 'operator');
-      op.once('dialog', (d) => void d.accept('Complaint rate over 0.3 %'));
       await row.getByRole('button', { name: `Suspend ${account.email}` }).click();
+      const form = op.getByRole('form', { name: `Suspend ${account.email}` });
+      await form.getByLabel('Reason').fill('Complaint rate over 0.3 %');
+      await form.getByRole('button', { name: 'Suspend account' }).click();
       await row.getByText('SUSPENDED').waitFor();
       assert.deepEqual(opCsp, []);
     } finally {

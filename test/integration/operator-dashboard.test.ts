@@ -36,6 +36,10 @@ interface AuditEntry {
   resourceId: string | null;
   details: Record<string, unknown> | null;
   createdAt: string;
+  actorEmail: string | null;
+  actorKeyName: string | null;
+  accountEmail: string | null;
+  resourceName: string | null;
 }
 type ErrorBody = { error: { code: string } };
 
@@ -182,6 +186,26 @@ describe('operator role and /v1/operator endpoints', () => {
     assert.equal(audit.body.data[1]!.details?.reason, 'cleared');
   });
 
+  it('names the ids of each audit entry: accounts by email, a key by its name, a domain by its own', async () => {
+    const names = (e: AuditEntry) => [e.action, e.actorEmail, e.actorKeyName, e.accountEmail, e.resourceName];
+    const suspended = await get<Page<AuditEntry>>('/v1/operator/audit?action=user.suspended', op.token);
+    assert.deepEqual(suspended.body.data.map(names), [
+      ['user.suspended', op.email, null, user.email, user.email],
+    ]);
+    const domain = await get<Page<AuditEntry>>(
+      `/v1/operator/audit?action=domain.created&account=${user.userId}`,
+      op.token,
+    );
+    assert.deepEqual(domain.body.data.map(names), [
+      ['domain.created', user.email, null, user.email, 'customer.example.com'],
+    ]);
+    const key = await get<Page<AuditEntry>>(
+      `/v1/operator/audit?action=api_key.created&account=${op.userId}`,
+      op.token,
+    );
+    assert.deepEqual(key.body.data.map(names), [['api_key.created', op.email, null, op.email, 'k']]);
+  });
+
   it('filters the audit log by action, actor, account and time, with cursor paging', async () => {
     const byAction = await get<Page<AuditEntry>>('/v1/operator/audit?action=user.suspended', op.token);
     assert.deepEqual(
@@ -189,6 +213,15 @@ describe('operator role and /v1/operator endpoints', () => {
       [user.userId],
     );
     const byActor = await get<Page<AuditEntry>>(`/v1/operator/audit?actor=${op.userId}`, op.token);
+    const byActorEmail = await get<Page<AuditEntry>>(
+      `/v1/operator/audit?actor=${encodeURIComponent(op.email.toUpperCase())}`,
+      op.token,
+    );
+    assert.deepEqual(
+      byActorEmail.body.data.map((e) => e.id),
+      byActor.body.data.map((e) => e.id),
+      'an account’s email stands for its id',
+    );
     assert.ok(byActor.body.data.every((e) => e.actorId === op.userId));
     for (const action of ['user.suspended', 'user.reinstated', 'settings.limits_updated'])
       assert.ok(

@@ -79,11 +79,8 @@ describe('the dashboard under /app/ (issues 19 and 30)', () => {
       ['GET', '/nothing-here', 404],
       ['GET', '/EMAILS', 404],
       ['GET', '/APP/', 404],
-      ['GET', '/app/Overview', 404],
-      ['GET', '/app/emails/a/b/c', 404],
       ['GET', '/app/assets/missing.js', 404],
       ['GET', '/app/assets/missing', 404],
-      ['GET', '/app/assets/../index.html', 404],
       ['GET', '/assets/index.js', 404],
       ['POST', '/', 404],
       ['POST', '/app/', 404],
@@ -93,6 +90,25 @@ describe('the dashboard under /app/ (issues 19 and 30)', () => {
       const res = await app.api.request(method, p);
       assert.equal(res.status, status, `${method} ${p}: ${res.text.slice(0, 80)}`);
       assert.match(res.headers.get('content-type') ?? '', /application\/json/, `${method} ${p}`);
+    }
+  });
+
+  it('answers an unknown path under /app/ with the app and 404: it shows "Page not found" (issue 29 item 9)', async () => {
+    const index = await (await fetch(`${app.baseUrl}/app/`)).text();
+    for (const p of [
+      '/app/no-such-screen',
+      '/app/Overview',
+      '/app/emails/a/b/c',
+      '/app/overview/x',
+      '/app/x.php',
+      // Also where a client normalised /app/assets/../index.html: never a file path.
+      '/app/index.html',
+    ]) {
+      const res = await fetch(`${app.baseUrl}${p}`);
+      assert.equal(res.status, 404, p);
+      assert.match(res.headers.get('content-type') ?? '', /text\/html/, p);
+      assert.equal(res.headers.get('content-security-policy'), CSP, p);
+      assert.equal(await res.text(), index, p);
     }
   });
 

@@ -9,6 +9,7 @@ import { DomainDetail, Domains } from './screens/domains';
 import { EmailDetail } from './screens/email-detail';
 import { Emails } from './screens/emails';
 import { InboundDetail, InboundList } from './screens/inbound';
+import { NotFound } from './screens/not-found';
 import { ApiKeys } from './screens/keys';
 import { Operator } from './screens/operator';
 import { Overview } from './screens/overview';
@@ -171,9 +172,17 @@ function Screens(props: { me: Me; onAccountChanged: () => void }) {
       <Route path="/operator">
         {props.me.role === 'operator' ? <Operator /> : <Redirect to="/overview" />}
       </Route>
-      <Route>
+      {/* Signed in already: the sign-in and sign-up links lead to the overview. */}
+      <Route path="/signin">
         <Redirect to="/overview" replace />
       </Route>
+      <Route path="/signup">
+        <Redirect to="/overview" replace />
+      </Route>
+      <Route path="/">
+        <Redirect to="/overview" replace />
+      </Route>
+      <Route component={NotFound} />
     </Switch>
   );
 }

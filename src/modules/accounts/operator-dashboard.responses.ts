@@ -10,7 +10,7 @@ export const OperatorAccountSummary = OperatorAccountView.extend({
 
 export const OperatorAccountPage = pageOf(OperatorAccountSummary).meta({ id: 'OperatorAccountPage' });
 
-/** audit.repository.ts listAuditPage */
+/** audit.repository.ts listAuditPage, named by audit-names.repository.ts withAuditNames */
 export const AuditEntryView = z
   .object({
     id: z.string(),
@@ -24,6 +24,14 @@ export const AuditEntryView = z
     resourceId: z.string().nullable(),
     details: z.unknown(),
     createdAt: timestamp,
+    // The names of the ids above, for people (audit-names.repository.ts); null when none is known.
+    actorEmail: z.string().nullable().describe('The acting account (user, or operator signed in): its email'),
+    actorKeyName: z.string().nullable().describe('The acting API key: its name'),
+    accountEmail: z.string().nullable().describe('The account the entry belongs to: its email'),
+    resourceName: z
+      .string()
+      .nullable()
+      .describe('The resource: an account’s email, a domain, a key’s name, a webhook’s URL, an address'),
   })
   .meta({ id: 'AuditEntry' });
 

@@ -5,7 +5,8 @@ import { sessionOperatorActor } from '../../http/context';
 import { RouteGroup } from '../../http/route';
 import { cursorParam, pageBody } from '../../shared/cursor';
 import { instantParam } from '../../shared/instant-param';
-import { listAuditPage } from '../audit';
+import { listAuditPage, withAuditNames } from '../audit';
+import { findUserByEmail } from './accounts.repository';
 import { OperatorAccountView } from './accounts.responses';
 import { operatorLimitsBody, suspendBody } from './accounts.schemas';
 import { AuditPage, OperatorAccountPage } from './operator-dashboard.responses';
@@ -29,6 +30,16 @@ const auditQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: cursorParam('aud').optional(),
 });
+
+/**
+ * The `actor` filter as the audit screen names actors: an account's email stands for its id
+ * (the screen shows emails, not ids); anything else is an actor id as stored (`usr_…`,
+ * `cli:alice`, a key id).
+ */
+async function actorIdOf(db: ApiDeps['db'], actor: string): Promise<string> {
+  if (!actor.includes('@')) return actor;
+  return (await findUserByEmail(db, actor.trim().toLowerCase()))?.id ?? actor;
+}
 
 const reinstateBody = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() });
 
@@ -145,14 +156,14 @@ export function operatorDashboardRoutes(deps: ApiDeps): RouteGroup {
       auth: 'operator',
       operationId: 'operatorListAudit',
       summary:
-        'The audit log of every account, newest first (filters: action, actor, target, account, from/to)',
+        'The audit log of every account, newest first (filters: action, actor (an id, or an account’s email), target, account, from/to)',
       query: auditQuery,
       ok: { status: 200, schema: AuditPage, description: 'A page of audit entries' },
     },
     async (ctx, q) => {
       const rows = await listAuditPage(deps.db, {
         action: q.action,
-        actorId: q.actor,
+        actorId: q.actor === undefined ? undefined : await actorIdOf(deps.db, q.actor),
         target: q.target,
         userId: q.account,
         from: q.from,
@@ -160,7 +171,7 @@ export function operatorDashboardRoutes(deps: ApiDeps): RouteGroup {
         beforeId: q.cursor,
         limit: q.limit + 1,
       });
-      const data = rows.slice(0, q.limit);
+      const data = await withAuditNames(deps.db, rows.slice(0, q.limit));
       ctx.body = pageBody({ data, hasMore: rows.length > q.limit, lastId: data.at(-1)?.id ?? null });
     },
   );

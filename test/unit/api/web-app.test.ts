@@ -1,5 +1,6 @@
 // Issue 19: without a built dashboard, `/app/` says how to build it instead of a bare 404.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -7,7 +8,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import Koa from 'koa';
 import { isResendPath } from '../../../src/compat/resend-paths';
-import { MOVED_PAGES, webApp } from '../../../src/api/web-app';
+import { DASHBOARD_SCREENS, MOVED_PAGES, webApp } from '../../../src/api/web-app';
 
 describe('webApp without web/dist', () => {
   it('answers the screen paths 503 with the build instruction, under the CSP', async () => {
@@ -36,5 +37,17 @@ describe('webApp without web/dist', () => {
 describe('the old screen paths redirected to /app/ (issue 30)', () => {
   it("are none of the Resend surface's paths, which that API answers alone", () => {
     for (const name of MOVED_PAGES) assert.equal(isResendPath(`/${name}`), false, name);
+  });
+});
+
+describe("the dashboard's screens (issue 29 item 9)", () => {
+  it('are the paths the app routes: the server answers 404 for the others, the app "Page not found"', () => {
+    // dist/test/unit/http → the repository's web/src/app.tsx
+    const source = fs.readFileSync(
+      path.resolve(__dirname, '..', '..', '..', '..', 'web', 'src', 'app.tsx'),
+      'utf8',
+    );
+    const routed = [...source.matchAll(/<Route path="([^"]+)"/g)].map((m) => m[1]?.replace(/:\w+/g, ':id'));
+    assert.deepEqual([...new Set(routed)].sort(), [...DASHBOARD_SCREENS].sort());
   });
 });

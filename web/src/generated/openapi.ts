@@ -931,7 +931,7 @@ export interface paths {
       readonly path?: never;
       readonly cookie?: never;
     };
-    /** The audit log of every account, newest first (filters: action, actor, target, account, from/to) */
+    /** The audit log of every account, newest first (filters: action, actor (an id, or an account’s email), target, account, from/to) */
     readonly get: operations['operatorListAudit'];
     readonly put?: never;
     readonly post?: never;
@@ -1244,8 +1244,14 @@ export interface components {
       readonly data: readonly components['schemas']['ApiKey'][];
     };
     readonly AuditEntry: {
+      /** @description The account the entry belongs to: its email */
+      readonly accountEmail: string | null;
       readonly action: string;
+      /** @description The acting account (user, or operator signed in): its email */
+      readonly actorEmail: string | null;
       readonly actorId: string | null;
+      /** @description The acting API key: its name */
+      readonly actorKeyName: string | null;
       /** @enum {string} */
       readonly actorType: 'user' | 'api_key' | 'operator' | 'system' | 'anonymous';
       /** Format: date-time */
@@ -1255,6 +1261,8 @@ export interface components {
       readonly ip: string | null;
       readonly resource: string;
       readonly resourceId: string | null;
+      /** @description The resource: an account’s email, a domain, a key’s name, a webhook’s URL, an address */
+      readonly resourceName: string | null;
       readonly userAgent: string | null;
       readonly userId: string | null;
     };

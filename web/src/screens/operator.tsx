@@ -1,112 +1,150 @@
 // Screen 10: the operator's accounts (status, volume), suspend/reinstate with a reason,
 // limits, and the audit log with filters. Session-authenticated /v1/operator endpoints.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { AuditPage, CreatedInvitation, InvitationList, OperatorAccountPage } from '../api';
-import { del, get, post, put, qs } from '../api';
+import { del, get, post, qs } from '../api';
 import { CursorPager, ListTable, useCursors } from '../list';
 import { Badge, Empty, ErrorBox, Loaded, PageTitle, Time, dayBound, field, useAction, useLoad } from '../ui';
+import { actorWords, reasonOf, resourceWords } from './audit-words';
+import { LimitsForm, StatusForm } from './operator-account-forms';
+
+type OperatorAccount = OperatorAccountPage['data'][number];
+
+/** The most accounts one page of GET /v1/operator/accounts holds (its `limit` is 1-100). */
+const ACCOUNTS_SHOWN = 100;
+
+/** The account form open under the table, if any. */
+type Editing = { readonly kind: 'limits' | 'status'; readonly id: string } | null;
 
 export function Operator() {
   const [accounts, reload] = useLoad(
-    () => get<OperatorAccountPage>('/v1/operator/accounts?limit=100'),
+    () => get<OperatorAccountPage>(`/v1/operator/accounts?limit=${ACCOUNTS_SHOWN}`),
     'op-accounts',
   );
-  const action = useAction();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  // Bumped after each action: the audit log reloads and shows the entry just written.
+  const [auditVersion, setAuditVersion] = useState(0);
+  const open = (kind: 'limits' | 'status', id: string) => {
+    setNotice(null);
+    setEditing({ kind, id });
+  };
+  const done = async (message: string) => {
+    setEditing(null);
+    setNotice(message);
+    await reload();
+    setAuditVersion((v) => v + 1);
+  };
   return (
     <section>
       <PageTitle>Operator</PageTitle>
       <h2>Accounts</h2>
-      {action.error ? <ErrorBox message={action.error} /> : null}
       <Loaded load={accounts}>
         {(list) =>
           list.data.length === 0 ? (
             <Empty>No accounts.</Empty>
           ) : (
-            <div class="table-wrap" tabIndex={0}>
-              <table>
-                <caption class="sr-only">Accounts</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Account</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Volume</th>
-                    <th scope="col">Limits (hour/day)</th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.map((a) => (
-                    <tr key={a.id} data-account={a.email}>
-                      <td>
-                        {a.name} <span class="muted">{a.email}</span>
-                      </td>
-                      <td>
-                        <Badge value={a.status} />
-                        {a.suspensionReason ? <div class="muted">{a.suspensionReason}</div> : null}
-                      </td>
-                      <td>
-                        {a.volume.last24h} in 24 h, {a.volume.last30d} in 30 days
-                      </td>
-                      <td>
-                        {a.limits.emailsPerHour} / {a.limits.emailsPerDay}
-                        {a.emailsPerHour !== null || a.emailsPerDay !== null
-                          ? ' (set by an operator)'
-                          : ''}{' '}
-                        <button
-                          type="button"
-                          class="small secondary"
-                          aria-label={`Set limits of ${a.email}`}
-                          onClick={() =>
-                            void action.run(async () => {
-                              const hour = window.prompt('Emails per hour (empty: platform default)', '');
-                              if (hour === null) return;
-                              const day = window.prompt('Emails per day (empty: platform default)', '');
-                              if (day === null) return;
-                              await put(`/v1/operator/accounts/${a.id}/limits`, {
-                                emailsPerHour: hour.trim() === '' ? null : Number(hour),
-                                emailsPerDay: day.trim() === '' ? null : Number(day),
-                              });
-                              await reload();
-                            })
-                          }
-                        >
-                          Limits
-                        </button>
-                      </td>
-                      <td>
-                        <button
-                          type="button"
-                          class={a.status === 'ACTIVE' ? 'small danger' : 'small'}
-                          aria-label={`${a.status === 'ACTIVE' ? 'Suspend' : 'Reinstate'} ${a.email}`}
-                          onClick={() =>
-                            void action.run(async () => {
-                              const verb = a.status === 'ACTIVE' ? 'suspend' : 'reinstate';
-                              const reason = window.prompt(`Reason to ${verb} ${a.email}`, '');
-                              if (reason === null || (verb === 'suspend' && reason.trim() === '')) return;
-                              await post(
-                                `/v1/operator/accounts/${a.id}/${verb}`,
-                                reason.trim() === '' ? {} : { reason: reason.trim() },
-                              );
-                              await reload();
-                            })
-                          }
-                        >
-                          {a.status === 'ACTIVE' ? 'Suspend' : 'Reinstate'}
-                        </button>
-                      </td>
+            <>
+              <div class="table-wrap" tabIndex={0}>
+                <table>
+                  <caption class="sr-only">Accounts</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Account</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Volume</th>
+                      <th scope="col">Limits (hour/day)</th>
+                      <th scope="col">
+                        <span class="sr-only">Actions</span>
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                  </thead>
+                  <tbody>
+                    {list.data.map((a) => (
+                      <tr key={a.id} data-account={a.email}>
+                        <td>
+                          {a.name} <span class="muted">{a.email}</span>
+                        </td>
+                        <td>
+                          <Badge value={a.status} />
+                          {a.suspensionReason ? <div class="muted">{a.suspensionReason}</div> : null}
+                        </td>
+                        <td>
+                          {a.volume.last24h} in 24 h, {a.volume.last30d} in 30 days
+                        </td>
+                        <td>
+                          {a.limits.emailsPerHour} / {a.limits.emailsPerDay}
+                          {a.emailsPerHour !== null || a.emailsPerDay !== null
+                            ? ' (set by an operator)'
+                            : ''}{' '}
+                          <button
+                            type="button"
+                            class="small secondary"
+                            aria-label={`Set limits of ${a.email}`}
+                            aria-expanded={editing?.kind === 'limits' && editing.id === a.id}
+                            onClick={() => open('limits', a.id)}
+                          >
+                            Limits
+                          </button>
+                        </td>
+                        <td>
+                          <button
+                            type="button"
+                            class={a.status === 'ACTIVE' ? 'small danger' : 'small'}
+                            aria-label={`${a.status === 'ACTIVE' ? 'Suspend' : 'Reinstate'} ${a.email}`}
+                            aria-expanded={editing?.kind === 'status' && editing.id === a.id}
+                            onClick={() => open('status', a.id)}
+                          >
+                            {a.status === 'ACTIVE' ? 'Suspend' : 'Reinstate'}
+                          </button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {list.hasMore ? (
+                <p class="muted">
+                  The newest {ACCOUNTS_SHOWN} accounts; <code>npm run ctl -- accounts list</code> lists every
+                  one.
+                </p>
+              ) : null}
+              <AccountForm
+                editing={editing}
+                accounts={list.data}
+                onDone={done}
+                onCancel={() => setEditing(null)}
+              />
+            </>
           )
         }
       </Loaded>
+      {notice ? (
+        <p role="status" class="ok">
+          {notice}
+        </p>
+      ) : null}
       <Invitations />
-      <AuditLog />
+      <AuditLog version={auditVersion} />
     </section>
+  );
+}
+
+function AccountForm(props: {
+  editing: Editing;
+  accounts: readonly OperatorAccount[];
+  onDone: (notice: string) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const { editing } = props;
+  const account = editing ? props.accounts.find((a) => a.id === editing.id) : undefined;
+  if (!editing || !account) return null;
+  // Keyed by account and kind, so switching rows starts a fresh form with that row's values.
+  const key = `${editing.kind}-${account.id}-${account.status}`;
+  return editing.kind === 'limits' ? (
+    <LimitsForm key={key} account={account} onDone={props.onDone} onCancel={props.onCancel} />
+  ) : (
+    <StatusForm key={key} account={account} onDone={props.onDone} onCancel={props.onCancel} />
   );
 }
 
@@ -183,11 +221,14 @@ function Invitations() {
   );
 }
 
-function AuditLog() {
+function AuditLog(props: { version: number }) {
   const [filters, setFilters] = useState({ action: '', actor: '', from: '', to: '' });
   const cursors = useCursors();
   const path = `/v1/operator/audit${qs({ ...filters, cursor: cursors.cursor })}`;
-  const [load] = useLoad(() => get<AuditPage>(path), path);
+  const [load, reload] = useLoad(() => get<AuditPage>(path), path);
+  useEffect(() => {
+    if (props.version > 0) void reload();
+  }, [props.version]);
   return (
     <>
       <h2>Audit log</h2>
@@ -212,7 +253,7 @@ function AuditLog() {
         </label>
         <label>
           Actor
-          <input name="actor" />
+          <input name="actor" placeholder="an email or cli:name" />
         </label>
         <label>
           From day
@@ -238,12 +279,11 @@ function AuditLog() {
                     <td>
                       <Time iso={a.createdAt} />
                     </td>
-                    <td>{a.action}</td>
+                    <td class="mono">{a.action}</td>
+                    <td>{actorWords(a)}</td>
                     <td>
-                      {a.actorType ?? ''} {a.actorId ?? ''}
-                    </td>
-                    <td>
-                      {a.resource ?? ''} {a.resourceId ?? ''}
+                      {resourceWords(a)}
+                      {reasonOf(a) ? <div class="muted">Reason: {reasonOf(a)}</div> : null}
                     </td>
                   </tr>
                 ))}

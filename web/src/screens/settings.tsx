@@ -1,6 +1,6 @@
 // Screen 9: branding (logo upload with preview, footer) and the limits.
 import { useState } from 'preact/hooks';
-import type { Branding, Settings as SettingsView } from '../api';
+import type { Branding, LimitView, Settings as SettingsView } from '../api';
 import { api, get, patch, put } from '../api';
 import { ErrorBox, Loaded, PageTitle, useAction, useLoad, field } from '../ui';
 
@@ -114,24 +114,27 @@ export function Settings() {
                 ); per day: <strong>{settings.limits.emailsPerDay.effective}</strong> (used{' '}
                 {settings.usage.day.used}).
               </p>
+              <NewAccountNote hour={settings.limits.emailsPerHour} />
               <p class="muted">
                 You may lower your own limits below the operator's; empty means no own limit.
               </p>
               <label>
-                Own limit per hour
+                Own limit per hour (at most {ceiling(settings.limits.emailsPerHour)})
                 <input
                   name="hour"
                   type="number"
                   min={0}
+                  max={ceiling(settings.limits.emailsPerHour)}
                   defaultValue={settings.limits.emailsPerHour.own ?? ''}
                 />
               </label>
               <label>
-                Own limit per day
+                Own limit per day (at most {ceiling(settings.limits.emailsPerDay)})
                 <input
                   name="day"
                   type="number"
                   min={0}
+                  max={ceiling(settings.limits.emailsPerDay)}
                   defaultValue={settings.limits.emailsPerDay.own ?? ''}
                 />
               </label>
@@ -144,5 +147,28 @@ export function Settings() {
         )}
       </Loaded>
     </section>
+  );
+}
+
+/**
+ * The highest own limit PATCH /v1/settings/limits takes: the operator's override, else the
+ * platform default (issue 29 item 9: the form said nothing, and the API refused above it).
+ */
+function ceiling(limit: LimitView): number {
+  return limit.override ?? limit.default;
+}
+
+/**
+ * Why the hourly allowance in force is below that ceiling when neither the operator nor the
+ * account lowered it: a new account's first 24 hours (NEW_ACCOUNT_EMAILS_PER_HOUR), which sending
+ * enforces and the ceiling above does not (an own limit outlasts the first day).
+ */
+function NewAccountNote(props: { hour: LimitView }) {
+  const { hour } = props;
+  if (hour.own !== null || hour.override !== null || hour.effective >= hour.default) return null;
+  return (
+    <p class="muted">
+      For its first 24 hours a new account may send {hour.effective} an hour; then {hour.default}.
+    </p>
   );
 }
