@@ -99,7 +99,10 @@ export const EmailPage = pageOf(EmailView)
   .extend({
     total: z
       .object({
-        count: z.number().int().describe('Messages matching the filters, whatever the cursor; at most 10,000.'),
+        count: z
+          .number()
+          .int()
+          .describe('Messages matching the filters, whatever the cursor; at most 10,000.'),
         capped: z.boolean().describe('True when more than 10,000 match: `count` is then 10,000.'),
       })
       .optional()

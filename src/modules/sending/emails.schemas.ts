@@ -305,5 +305,7 @@ export const listEmailsQuery = z.strictObject({
   total: z
     .enum(['0', '1'])
     .default('0')
-    .describe('1: the answer also carries `total`, how many messages match the filters (counted up to 10,000)'),
+    .describe(
+      '1: the answer also carries `total`, how many messages match the filters (counted up to 10,000)',
+    ),
 });
