@@ -11,6 +11,7 @@ import { insertEmail } from '../helpers/email-fixtures';
 import { idTimeFloor } from '../../src/shared/id-time-floor';
 import { sortableId } from '../../src/shared/ids';
 import { countEmails } from '../../src/modules/emails/emails.repository';
+import { populateMail } from '../helpers/populate-mail';
 
 interface Page {
   data: { id: string; subject: string }[];
@@ -163,6 +164,28 @@ describe('GET /v1/emails: dashboard filters', () => {
     assert.equal(await countEmails(db, { userId: account.userId }, 3), 3);
     assert.equal(await countEmails(db, { userId: account.userId }, 100), 6);
     assert.equal(await countEmails(db, { userId: account.userId, text: 'welcome' }, 1), 1);
+  });
+
+  it('past 10,000 matches the total says 10,000 and capped', async () => {
+    const big = await app.api.register();
+    const domain = await app.api.post<{ id: string }>('/v1/domains', {
+      token: big.token,
+      body: { domain: 'big.example.com' },
+    });
+    await populateMail(db, {
+      userId: big.userId,
+      domainId: domain.body.id,
+      domain: 'big.example.com',
+      emails: 10_002,
+      days: 3,
+    });
+    const all = await list('total=1&limit=1', big.token);
+    assert.equal(all.status, 200, all.text);
+    assert.deepEqual(all.body.total, { count: 10_000, capped: true });
+    // populateMail bounces one message in 50: 200 of them, counted exactly.
+    const bounced = await list('total=1&status=bounced', big.token);
+    assert.deepEqual(bounced.body.total, { count: 200, capped: false });
+    assert.deepEqual((await list('total=1', token)).body.total, { count: 6, capped: false }, 'per account');
   });
 
   it('GET /v1/suppressions?q= finds addresses by substring, ignoring case, wildcards literal', async () => {
