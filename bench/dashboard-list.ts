@@ -135,30 +135,38 @@ export async function dashboardList(_opts: Options): Promise<Section> {
       const first = await listEmailViews({ db, userId: s.userId, query });
       // The second page as well: a cursor with the filter must stay as fast.
       const second = first.hasMore && first.lastId ? { ...query, beforeId: first.lastId } : query;
-      const times: number[] = [];
-      for (let r = 0; r < RUNS; r++) {
-        const q = r % 2 === 0 ? query : second;
-        const t0 = performance.now();
-        await listEmailViews({ db, userId: s.userId, query: q });
-        times.push(performance.now() - t0);
-      }
-      const sorted = sortNum(times);
-      const p50 = percentile(sorted, 50);
-      const p99 = percentile(sorted, 99);
-      worst = Math.max(worst, p99);
+      // The dashboard asks with total=1 (the count up to 10,000, issue 29 item 11): timed apart.
+      const timed = async (withTotal: boolean) => {
+        const times: number[] = [];
+        for (let r = 0; r < RUNS; r++) {
+          const q = r % 2 === 0 ? query : second;
+          const t0 = performance.now();
+          await listEmailViews({ db, userId: s.userId, query: q, withTotal });
+          times.push(performance.now() - t0);
+        }
+        const sorted = sortNum(times);
+        return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+      };
+      const { p50, p99 } = await timed(false);
+      const total = await timed(true);
+      const counted = (await listEmailViews({ db, userId: s.userId, query, withTotal: true })).total;
+      worst = Math.max(worst, p99, total.p99);
+      const met = Math.max(p99, total.p99) < BUDGET_MS ? 'met' : '**missed**';
       rows.push(
-        `| ${label} | ${first.data.length} | ${fmt(p50, 2)} | ${fmt(p99, 2)} | ${p99 < BUDGET_MS ? 'met' : '**missed**'} |`,
+        `| ${label} | ${first.data.length} | ${fmt(p50, 2)} | ${fmt(p99, 2)} | ${counted?.count ?? '—'}${counted?.capped ? '+' : ''} | ${fmt(total.p50, 2)} | ${fmt(total.p99, 2)} | ${met} |`,
       );
-      log(`dashboard-list ${label}: p50 ${fmt(p50, 2)} ms p99 ${fmt(p99, 2)} ms`);
+      log(
+        `dashboard-list ${label}: p50 ${fmt(p50, 2)} ms p99 ${fmt(p99, 2)} ms; total=1 p50 ${fmt(total.p50, 2)} ms p99 ${fmt(total.p99, 2)} ms`,
+      );
     }
     return {
       id: 'dashboard-list',
       title: `Dashboard email list (${MESSAGES.toLocaleString('en-US')} messages per account)`,
       lines: [
-        `GET /v1/emails's use case (listEmailViews: a page of 25 and its recipients) in-process on a SQLite file built by the migrations, two accounts of ${MESSAGES.toLocaleString('en-US')} messages each over 30 days (a third tagged, 2 KB html); ${RUNS} runs per filter alternating the first page and the page after its cursor. Budget (issue 19): each request < ${BUDGET_MS} ms server side. Worst p99: ${fmt(worst, 2)} ms.`,
+        `GET /v1/emails's use case (listEmailViews: a page of 25 and its recipients) in-process on a SQLite file built by the migrations, two accounts of ${MESSAGES.toLocaleString('en-US')} messages each over 30 days (a third tagged, 2 KB html); ${RUNS} runs per filter alternating the first page and the page after its cursor, without and with total=1 (the dashboard's count, up to 10,000). Budget (issue 19): each request < ${BUDGET_MS} ms server side. Worst p99: ${fmt(worst, 2)} ms.`,
         '',
-        '| filter | rows on page 1 | p50 ms | p99 ms | < 100 ms |',
-        '|---|---|---|---|---|',
+        '| filter | rows on page 1 | p50 ms | p99 ms | total | p50 ms with total=1 | p99 ms with total=1 | < 100 ms |',
+        '|---|---|---|---|---|---|---|---|',
         ...rows,
       ],
       figures: {},

@@ -10,11 +10,14 @@ import type { FixtureAccount } from '../helpers/email-fixtures';
 import { insertEmail } from '../helpers/email-fixtures';
 import { idTimeFloor } from '../../src/shared/id-time-floor';
 import { sortableId } from '../../src/shared/ids';
+import { countEmails } from '../../src/modules/emails/emails.repository';
+import { populateMail } from '../helpers/populate-mail';
 
 interface Page {
   data: { id: string; subject: string }[];
   hasMore: boolean;
   nextCursor: string | null;
+  total?: { count: number; capped: boolean };
 }
 
 describe('GET /v1/emails: dashboard filters', () => {
@@ -133,6 +136,56 @@ describe('GET /v1/emails: dashboard filters', () => {
     const res = await list('q=welcome', other);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.data, []);
+  });
+
+  it('total=1 counts every message matching the filters, whatever the cursor, for the account only', async () => {
+    const plain = await list('tag=plan');
+    assert.equal(plain.status, 200);
+    assert.equal(plain.body.total, undefined, 'no total unless asked for');
+    const all = await list('total=1&limit=2');
+    assert.equal(all.status, 200, all.text);
+    assert.deepEqual(all.body.total, { count: 6, capped: false });
+    assert.equal(all.body.data.length, 2);
+    const next = await list(`total=1&limit=2&cursor=${all.body.nextCursor}`);
+    assert.deepEqual(next.body.total, { count: 6, capped: false }, 'the cursor does not change the total');
+    assert.deepEqual((await list('total=1&q=welcome')).body.total, { count: 2, capped: false });
+    assert.deepEqual((await list('total=1&tag=plan:pro')).body.total, { count: 1, capped: false });
+    assert.deepEqual((await list('total=1&status=delivered')).body.total, { count: 1, capped: false });
+    assert.deepEqual((await list('total=1&from=2026-01-10&to=2026-01-10')).body.total, {
+      count: 1,
+      capped: false,
+    });
+    assert.deepEqual((await list('total=1&q=nothing-like-this')).body.total, { count: 0, capped: false });
+    assert.deepEqual((await list('total=1', other)).body.total, { count: 0, capped: false });
+    assert.equal((await list('total=yes')).status, 422);
+  });
+
+  it('the count stops at its bound (the API asks for one more than 10,000)', async () => {
+    assert.equal(await countEmails(db, { userId: account.userId }, 3), 3);
+    assert.equal(await countEmails(db, { userId: account.userId }, 100), 6);
+    assert.equal(await countEmails(db, { userId: account.userId, text: 'welcome' }, 1), 1);
+  });
+
+  it('past 10,000 matches the total says 10,000 and capped', async () => {
+    const big = await app.api.register();
+    const domain = await app.api.post<{ id: string }>('/v1/domains', {
+      token: big.token,
+      body: { domain: 'big.example.com' },
+    });
+    await populateMail(db, {
+      userId: big.userId,
+      domainId: domain.body.id,
+      domain: 'big.example.com',
+      emails: 10_002,
+      days: 3,
+    });
+    const all = await list('total=1&limit=1', big.token);
+    assert.equal(all.status, 200, all.text);
+    assert.deepEqual(all.body.total, { count: 10_000, capped: true });
+    // populateMail bounces one message in 50: 200 of them, counted exactly.
+    const bounced = await list('total=1&status=bounced', big.token);
+    assert.deepEqual(bounced.body.total, { count: 200, capped: false });
+    assert.deepEqual((await list('total=1', token)).body.total, { count: 6, capped: false }, 'per account');
   });
 
   it('GET /v1/suppressions?q= finds addresses by substring, ignoring case, wildcards literal', async () => {

@@ -13,8 +13,14 @@ export interface Cursors {
   readonly reset: () => void;
 }
 
-export function useCursors(): Cursors {
-  const [trail, set] = useState<readonly string[]>([]);
+/**
+ * The pages walked; with `key` (the list's filters), a new key starts again from the first page
+ * in the same render, so no page of the old filters' cursor is asked for with the new filters.
+ */
+export function useCursors(key = ''): Cursors {
+  const [walked, setWalked] = useState<{ key: string; trail: readonly string[] }>({ key, trail: [] });
+  const trail = walked.key === key ? walked.trail : [];
+  const set = (next: readonly string[]) => setWalked({ key, trail: next });
   return { cursor: trail[trail.length - 1], trail, set, reset: () => set([]) };
 }
 

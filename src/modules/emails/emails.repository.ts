@@ -99,7 +99,31 @@ function tagPatterns(tag: NonNullable<EmailListQuery['tag']>): string[] {
  * (user_id, address, email_id). bench/dashboard-list.ts times each combination on 10,000 messages.
  */
 export async function listEmails(db: Kysely<Database>, q: EmailListQuery): Promise<EmailRow[]> {
-  let query = db.selectFrom('emails').selectAll('emails').where('emails.user_id', '=', q.userId);
+  let query = matchingEmails(db, q).selectAll('emails');
+  if (q.beforeId !== undefined) query = query.where('emails.id', '<', q.beforeId);
+  return query.orderBy('emails.id', 'desc').limit(q.limit).execute();
+}
+
+/**
+ * How many of the account's messages match the list's filters (not its cursor), counting no
+ * further than `upTo`: the index entries read stop there, so a total costs at most `upTo` rows
+ * more than the page (docs/internals/code-map.md, "The email list's total").
+ */
+export async function countEmails(
+  db: Kysely<Database>,
+  q: Omit<EmailListQuery, 'beforeId' | 'limit'>,
+  upTo: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom(matchingEmails(db, q).select('emails.id').limit(upTo).as('matching'))
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The account's messages that pass the list's filters, as a query to select from. */
+function matchingEmails(db: Kysely<Database>, q: Omit<EmailListQuery, 'beforeId' | 'limit'>) {
+  let query = db.selectFrom('emails').where('emails.user_id', '=', q.userId);
   if (q.recipient !== undefined) {
     const recipient = q.recipient;
     query = query.where('emails.id', 'in', (eb) =>
@@ -145,8 +169,7 @@ export async function listEmails(db: Kysely<Database>, q: EmailListQuery): Promi
       ]),
     );
   }
-  if (q.beforeId !== undefined) query = query.where('emails.id', '<', q.beforeId);
-  return query.orderBy('emails.id', 'desc').limit(q.limit).execute();
+  return query;
 }
 
 /**

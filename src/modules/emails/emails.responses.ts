@@ -95,4 +95,17 @@ export const EmailView = z
   })
   .meta({ id: 'Email' });
 
-export const EmailPage = pageOf(EmailView).meta({ id: 'EmailPage' });
+export const EmailPage = pageOf(EmailView)
+  .extend({
+    total: z
+      .object({
+        count: z
+          .number()
+          .int()
+          .describe('Messages matching the filters, whatever the cursor; at most 10,000.'),
+        capped: z.boolean().describe('True when more than 10,000 match: `count` is then 10,000.'),
+      })
+      .optional()
+      .describe('Only with `total=1`: how many messages match the filters, counted up to 10,000.'),
+  })
+  .meta({ id: 'EmailPage' });

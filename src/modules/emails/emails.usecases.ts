@@ -5,7 +5,14 @@ import { findCapturedInfo, findCapturedRaw } from './captured-message.repository
 import { captureView, emailView } from './email-view';
 import { emailNotFound, emailPartNotFound } from './emails.errors';
 import type { EmailListQuery } from './emails.repository';
-import { attachmentsOf, eventsOf, findAccountEmail, listEmails, recipientsOf } from './emails.repository';
+import {
+  attachmentsOf,
+  countEmails,
+  eventsOf,
+  findAccountEmail,
+  listEmails,
+  recipientsOf,
+} from './emails.repository';
 
 /** The single-message view: the list's, plus its timeline, capture, body parts and attachments. */
 export type EmailDetailView = ReturnType<typeof emailView> & {
@@ -48,7 +55,32 @@ export async function getEmailView(deps: {
   };
 }
 
-export async function listEmailViews(deps: { db: Kysely<Database>; userId: string; query: EmailListQuery }) {
+/** A list's total stops counting here: past it the dashboard says "10,000+" (docs/api.md). */
+export const EMAIL_TOTAL_CAP = 10_000;
+
+/** How many messages match the filters, up to EMAIL_TOTAL_CAP; `capped` when there are more. */
+export interface EmailTotal {
+  readonly count: number;
+  readonly capped: boolean;
+}
+
+/**
+ * A page of the account's messages; with `withTotal`, also how many match the filters in all
+ * (whatever the cursor), read from the same snapshot as the page.
+ */
+export async function listEmailViews(deps: {
+  db: Kysely<Database>;
+  userId: string;
+  query: EmailListQuery;
+  withTotal?: boolean;
+}): Promise<{
+  data: ReturnType<typeof emailView>[];
+  hasMore: boolean;
+  lastId: string | null;
+  total?: EmailTotal;
+}> {
+  if (deps.withTotal && !deps.db.isTransaction)
+    return readConsistently(deps.db, (db) => listEmailViews({ ...deps, db }));
   const rows = await listEmails(deps.db, { ...deps.query, limit: deps.query.limit + 1 });
   const page = rows.slice(0, deps.query.limit);
   const recipients = await recipientsOf(
@@ -56,11 +88,14 @@ export async function listEmailViews(deps: { db: Kysely<Database>; userId: strin
     page.map((e) => e.id),
   );
   const byEmail = Map.groupBy(recipients, (r) => r.email_id);
-  return {
+  const listed = {
     data: page.map((e) => emailView(e, byEmail.get(e.id) ?? [])),
     hasMore: rows.length > deps.query.limit,
     lastId: page.at(-1)?.id ?? null,
   };
+  if (!deps.withTotal) return listed;
+  const n = await countEmails(deps.db, deps.query, EMAIL_TOTAL_CAP + 1);
+  return { ...listed, total: { count: Math.min(n, EMAIL_TOTAL_CAP), capped: n > EMAIL_TOTAL_CAP } };
 }
 
 /** The stored html or text body of one of the account's messages, for the preview route. */

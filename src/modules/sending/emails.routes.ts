@@ -82,7 +82,7 @@ export function emailRoutes(deps: SendRouteDeps): RouteGroup {
       auth: 'either',
       operationId: 'listEmails',
       summary:
-        'List messages, newest first (keyset pages); filters: status, domainId, tag, recipient, from/to, q',
+        'List messages, newest first (keyset pages); filters: status, domainId, tag, recipient, from/to, q; total=1 adds how many match',
       query: listEmailsQuery,
       ok: { status: 200, schema: EmailPage, description: 'A page of messages (no events)' },
     },
@@ -103,8 +103,9 @@ export function emailRoutes(deps: SendRouteDeps): RouteGroup {
           beforeId: q.cursor,
           limit: q.limit,
         },
+        withTotal: q.total === '1',
       });
-      ctx.body = pageBody(page);
+      ctx.body = page.total ? { ...pageBody(page), total: page.total } : pageBody(page);
     },
   );
 

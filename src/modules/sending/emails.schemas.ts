@@ -302,4 +302,10 @@ export const listEmailsQuery = z.strictObject({
   q: z.string().trim().min(1).max(100).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
   cursor: cursorParam('email').optional(),
+  total: z
+    .enum(['0', '1'])
+    .default('0')
+    .describe(
+      '1: the answer also carries `total`, how many messages match the filters (counted up to 10,000)',
+    ),
 });

@@ -672,7 +672,7 @@ export interface paths {
       readonly path?: never;
       readonly cookie?: never;
     };
-    /** List messages, newest first (keyset pages); filters: status, domainId, tag, recipient, from/to, q */
+    /** List messages, newest first (keyset pages); filters: status, domainId, tag, recipient, from/to, q; total=1 adds how many match */
     readonly get: operations['listEmails'];
     readonly put?: never;
     /** Queue a message (202 once durably queued; not delivered) */
@@ -1588,6 +1588,13 @@ export interface components {
       readonly data: readonly components['schemas']['Email'][];
       readonly hasMore: boolean;
       readonly nextCursor: string | null;
+      /** @description Only with `total=1`: how many messages match the filters, counted up to 10,000. */
+      readonly total?: {
+        /** @description True when more than 10,000 match: `count` is then 10,000. */
+        readonly capped: boolean;
+        /** @description Messages matching the filters, whatever the cursor; at most 10,000. */
+        readonly count: number;
+      };
     };
     readonly Error: {
       readonly error: {
@@ -8003,6 +8010,7 @@ export interface operations {
           | 'cancelled';
         readonly tag?: string;
         readonly to?: string;
+        readonly total?: '0' | '1';
       };
       readonly header?: never;
       readonly path?: never;

@@ -1,9 +1,11 @@
 // Screen 3b: one email: recipients, timeline, headers, sandboxed preview, raw, cancel,
 // and "why is this still queued?" in plain words.
 import { useEffect, useState } from 'preact/hooks';
-import { Link } from 'wouter-preact';
+import { Link, useLocation } from 'wouter-preact';
 import type { EmailDetail as EmailDetailView } from '../api';
 import { IN_FLIGHT, get, post } from '../api';
+import { listHref } from '../email-filters';
+import { Shortcuts } from '../shortcuts';
 import { Badge, ErrorBox, Loaded, PageTitle, StatusBadge, Time, useAction, useLoad } from '../ui';
 
 export function EmailDetail(props: { id: string }) {
@@ -16,12 +18,22 @@ export function EmailDetail(props: { id: string }) {
     const t = setInterval(() => void reload(), 2000);
     return () => clearInterval(t);
   }, [moving, path]);
+  const [, navigate] = useLocation();
+  // Back to the list with its filters: opened from the list, the browser's Back (the same
+  // history entry, not a new one); opened from elsewhere (a bookmark), the list last shown in this tab.
+  const toList = () => {
+    if ((history.state as { fromList?: unknown } | null)?.fromList === true) history.back();
+    else navigate(listHref());
+  };
 
   return (
     <section>
-      <p>
-        <Link href="/emails">← Emails</Link>
-      </p>
+      <div class="detail-nav">
+        <Link href={listHref()}>← Emails</Link>
+        <Shortcuts
+          shortcuts={[{ keys: ['Escape', 'u'], does: 'Back to the list, with its filters', run: toList }]}
+        />
+      </div>
       <Loaded load={load}>
         {(email) => (
           <>
