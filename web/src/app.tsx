@@ -38,6 +38,7 @@ type Session =
 export function App() {
   const [session, setSession] = useState<Session>({ state: 'checking' });
   const [location, navigate] = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
 
   const refreshMe = async () => {
     try {
@@ -117,11 +118,25 @@ export function App() {
       </a>
       <header class="top">
         <span class="brand">Mailroom</span>
-        <nav aria-label="Main">
+        {/* At phone width the links fold behind this button (issue 29 item 13); wider, it is hidden. */}
+        <button
+          type="button"
+          class="small secondary menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <nav aria-label="Main" id="main-nav" class={menuOpen ? 'open' : undefined}>
           <ul>
             {nav.map(([href, label]) => (
               <li key={href}>
-                <Link href={href} aria-current={location.startsWith(href) ? 'page' : undefined}>
+                <Link
+                  href={href}
+                  aria-current={location.startsWith(href) ? 'page' : undefined}
+                  onClick={() => setMenuOpen(false)}
+                >
                   {label}
                 </Link>
               </li>

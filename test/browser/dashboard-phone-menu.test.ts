@@ -1,0 +1,76 @@
+// Issue 29 item 13 in a real browser: at phone width (390 px) the main links fold behind a Menu
+// button instead of taking the top of every screen; the button says whether the menu is open,
+// a chosen link closes it, and at 1,280 px the links show and the button does not.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { Appliance } from '../helpers/appliance';
+import { startAppliance } from '../helpers/appliance';
+import { browserUnavailable, launchChromium, seriousViolations, sticksOutPast } from '../helpers/browser';
+
+const unavailable = browserUnavailable();
+
+describe('dashboard in a real browser: the menu at phone width', { skip: unavailable }, () => {
+  let app: Appliance;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+
+  before(async () => {
+    app = await startAppliance({ processes: ['api'] });
+    base = `http://localhost:${app.ports.http}`;
+    const user = await app.api.register();
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    context.setDefaultTimeout(20_000);
+    page = await context.newPage();
+    await page.goto(`${base}/app/signin`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  const menu = () => page.getByRole('button', { name: 'Menu' });
+  const emailsLink = () => page.locator('#main-nav').getByRole('link', { name: 'Emails' });
+  const headerHeight = () =>
+    page.evaluate<number>("document.querySelector('header.top').getBoundingClientRect().height");
+
+  it('390 px: the links are folded, the header stays short, the button opens and closes them', async () => {
+    assert.equal(await emailsLink().isVisible(), false, 'links folded');
+    assert.equal(await menu().getAttribute('aria-expanded'), 'false');
+    const folded = await headerHeight();
+    assert.ok(folded < 110, `the folded header is ${folded} px tall`);
+
+    await menu().click();
+    assert.equal(await menu().getAttribute('aria-expanded'), 'true');
+    await emailsLink().waitFor({ state: 'visible' });
+    assert.deepEqual(await seriousViolations(page), [], 'accessibility with the menu open');
+    assert.deepEqual(await sticksOutPast(page, 390), [], 'nothing wider than 390 px with the menu open');
+
+    await menu().click();
+    await emailsLink().waitFor({ state: 'hidden' });
+    assert.equal(await menu().getAttribute('aria-expanded'), 'false');
+  });
+
+  it('390 px: a chosen link leads to its screen and folds the menu again', async () => {
+    await menu().click();
+    await emailsLink().click();
+    await page.getByRole('heading', { level: 1, name: 'Emails' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/app/emails');
+    await emailsLink().waitFor({ state: 'hidden' });
+    assert.equal(await menu().getAttribute('aria-expanded'), 'false');
+  });
+
+  it('1,280 px: the links show and the Menu button does not', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await emailsLink().waitFor({ state: 'visible' });
+    assert.equal(await menu().isVisible(), false);
+    const wide = await headerHeight();
+    assert.ok(wide < 80, `the header is ${wide} px tall at 1,280 px`);
+  });
+});
