@@ -145,7 +145,7 @@ export function DomainDetail(props: { id: string }) {
             </dl>
             <h2>DNS records to publish</h2>
             <div class="table-wrap" tabIndex={0}>
-              <table class="records">
+              <table class="records cards">
                 <caption class="sr-only">DNS records for {d.domain}</caption>
                 <thead>
                   <tr>
@@ -162,12 +162,12 @@ export function DomainDetail(props: { id: string }) {
                         {r.purpose}
                         {r.required ? '' : ' (optional)'}
                       </td>
-                      <td>{r.type}</td>
-                      <td>
+                      <td data-label="Type">{r.type}</td>
+                      <td data-label="Name">
                         <span class="mono">{r.name}</span>{' '}
                         {r.usable ? <CopyButton value={r.name} label={`${r.purpose} name`} /> : null}
                       </td>
-                      <td>
+                      <td data-label="Value">
                         <span class="mono value">
                           {r.priority !== undefined ? `${r.priority} ` : ''}
                           {r.value}

@@ -56,7 +56,7 @@ export function ApiKeys() {
             <Empty>No API keys. Create one for each server that sends mail.</Empty>
           ) : (
             <div class="table-wrap" tabIndex={0}>
-              <table>
+              <table class="cards">
                 <caption class="sr-only">API keys</caption>
                 <thead>
                   <tr>
@@ -74,10 +74,10 @@ export function ApiKeys() {
                     <tr key={k.id}>
                       <td>{k.name}</td>
                       <td class="mono">{k.keyPrefix}…</td>
-                      <td>
+                      <td data-label="Created">
                         <Time iso={k.createdAt} />
                       </td>
-                      <td>
+                      <td data-label="Last used">
                         <Time iso={k.lastUsedAt} />
                       </td>
                       <td>
