@@ -6,6 +6,7 @@ import type { EmailStatus, HealthSignals, LimitView, Settings, StatsOverview } f
 import { get } from '../api';
 import { Badge, Loaded, PageTitle, Time, useLoad } from '../ui';
 import { MailHostnameBanner } from './mail-hostname';
+import { Onboarding } from './onboarding';
 
 type Signal = HealthSignals['signals'][number];
 type Usage = StatsOverview['usage']['hour'];
@@ -35,6 +36,7 @@ export function Overview() {
           <>
             <MailHostnameBanner mailHostname={settings.mailHostname} />
             <div class="grid" data-ready="overview">
+              <Onboarding />
               <div class="card wide">
                 <h2>Last {overview.window.days} days</h2>
                 <Chart overview={overview} />
