@@ -1,7 +1,10 @@
-// Issue 29 item 14 in a real browser: a new account's overview shows a getting-started
+// Issue 29 items 14 and 6 in a real browser: a new account's overview shows a getting-started
 // checklist (domain, records verified, API key, first email, webhook) whose steps tick
-// themselves from the account's real state, each a link to where the step is done.
+// themselves from the account's real state, each a link to where the step is done; an API key
+// is created with a mode, a permission and a domain, and the curl snippet shown with it, run as
+// printed, sends.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Appliance } from '../helpers/appliance';
@@ -89,5 +92,34 @@ describe('dashboard in a real browser: the getting-started checklist', { skip: u
     await checklist().getByRole('link', { name: 'Publish its DNS records and verify them' }).click();
     await page.getByRole('heading', { name: 'DNS records to publish' }).waitFor();
     assert.match(new URL(page.url()).pathname, /^\/app\/domains\/.+/);
+  });
+
+  it('a test key held to the domain, made in the form; its curl snippet, run as printed, is accepted', async () => {
+    await page.goto(`${base}/app/api-keys`);
+    await page.getByLabel('Key name').fill('ci runner');
+    await page.getByLabel('Mode').selectOption('test');
+    await page.getByLabel('Permission').selectOption('sending_access');
+    await page.getByLabel('Domain').selectOption({ label: 'onboard.example.com' });
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const curl = await page.locator('[data-snippet="curl"]').innerText();
+    assert.match(curl, /Bearer re_test_/);
+    assert.match(curl, /delivered@simulator\.mailroom\.invalid/);
+    const row = page.getByRole('row').filter({ hasText: 'ci runner' });
+    await row.getByText('sending only (onboard.example.com)').waitFor();
+    await row.getByText('test', { exact: true }).waitFor();
+    const node = await page.locator('[data-snippet="node"]').innerText();
+    assert.match(node, new RegExp(`baseUrl: '${base}'`));
+
+    const answer = JSON.parse(execFileSync('bash', ['-c', curl], { encoding: 'utf8' })) as { id?: string };
+    assert.match(answer.id ?? '', /^email_/, JSON.stringify(answer));
+    const keys = await app.api.get<{
+      data: { name: string; mode: string; permission: string; domainId: string | null }[];
+    }>('/v1/api-keys', { token });
+    const made = keys.body.data.find((k) => k.name === 'ci runner');
+    assert.deepEqual(
+      { mode: made?.mode, permission: made?.permission, held: made?.domainId !== null },
+      { mode: 'test', permission: 'sending_access', held: true },
+    );
+    await checkScreen(page, 'api-keys-created');
   });
 });
