@@ -122,4 +122,20 @@ describe('dashboard in a real browser: the getting-started checklist', { skip: u
     );
     await checkScreen(page, 'api-keys-created');
   });
+
+  it('test mail is marked: a badge in the list and on the detail; the overview says it counts live mail only', async () => {
+    await page.goto(`${base}/app/emails`);
+    const row = page.getByRole('row').filter({ hasText: 'Hello from Mailroom' });
+    await row.getByText('test · captured').waitFor();
+    const live = await app.api.get<{ data: { subject: string; mode: string }[] }>('/v1/emails', { token });
+    assert.deepEqual(
+      live.body.data.map((e) => e.mode),
+      ['test', 'test'],
+      'both emails of this account were sent with test keys',
+    );
+    await row.getByRole('link', { name: 'Hello from Mailroom' }).click();
+    await page.getByText('sent with a test key: captured here, never delivered').waitFor();
+    await page.goto(`${base}/app/overview`);
+    await page.getByText('Live mail only: test-mode mail').waitFor();
+  });
 });

@@ -42,6 +42,13 @@ export function EmailDetail(props: { id: string }) {
               <dt>Status</dt>
               <dd>
                 <StatusBadge status={email.status} scheduledAt={email.scheduledAt} />
+                {email.mode === 'test' ? (
+                  <>
+                    {' '}
+                    <Badge value="test · captured" tone="warn" />{' '}
+                    <span class="muted">sent with a test key: captured here, never delivered</span>
+                  </>
+                ) : null}
               </dd>
               <dt>From</dt>
               <dd>{email.from}</dd>

@@ -9,7 +9,7 @@ import type { Filters } from '../email-filters';
 import { FILTER_KEYS, NO_FILTERS, filtersOf, rememberListSearch, searchOf } from '../email-filters';
 import { CursorPager, ListTable, useCursors } from '../list';
 import { Shortcuts } from '../shortcuts';
-import { Empty, Loaded, PageTitle, StatusBadge, Time, dayBound, field, useLoad } from '../ui';
+import { Badge, Empty, Loaded, PageTitle, StatusBadge, Time, dayBound, field, useLoad } from '../ui';
 import { SavedViews } from './email-views';
 
 const SEARCH_ID = 'email-search';
@@ -163,6 +163,12 @@ export function Emails() {
                     <tr key={e.id} data-email={e.id}>
                       <td>
                         <StatusBadge status={e.status} scheduledAt={e.scheduledAt} />
+                        {e.mode === 'test' ? (
+                          <>
+                            {' '}
+                            <Badge value="test · captured" tone="warn" />
+                          </>
+                        ) : null}
                       </td>
                       <td>
                         <Link href={`/emails/${e.id}`} state={{ fromList: true }} class="row-link">

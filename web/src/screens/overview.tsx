@@ -39,6 +39,10 @@ export function Overview() {
               <Onboarding />
               <div class="card wide">
                 <h2>Last {overview.window.days} days</h2>
+                <p class="muted">
+                  Live mail only: test-mode mail (captured, never delivered) is left out of these counts and
+                  the rates.
+                </p>
                 <Chart overview={overview} />
                 <ul class="legend" aria-label="Totals">
                   {SERIES.map(([name]) => (
