@@ -48,6 +48,8 @@ describe('dashboard in a real browser: an unknown page', { skip: unavailable }, 
       const res = await page.goto(`${base}${p}`);
       assert.equal(res?.status(), 404);
       await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+      // The screen sets the title in an effect after its heading renders: wait for it, then check it.
+      await page.waitForFunction("document.title !== 'Mailroom'").catch(() => undefined);
       assert.equal(await page.title(), 'Page not found · Mailroom');
       await page.getByRole('navigation', { name: 'Main' }).waitFor();
       await page.getByText(`There is no dashboard page at ${p}.`).waitFor();
