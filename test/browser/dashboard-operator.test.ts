@@ -207,8 +207,10 @@ describe('dashboard in a real browser: the operator screen', { skip: unavailable
     const filter = op.getByRole('form', { name: 'Filter the audit log' });
     await filter.getByLabel('Actor').fill(operator.email);
     await filter.getByRole('button', { name: 'Filter' }).click();
-    await auditRows('user.reinstated').first().waitFor();
+    // The unfiltered table stays on screen until the filtered load starts (and none is shown while
+    // it loads): first the CLI's row goes, then the filtered table comes.
     await auditRows('settings.limits_updated').filter({ hasText: 'CLI (' }).waitFor({ state: 'detached' });
+    await auditRows('user.reinstated').first().waitFor();
     // The Actor column (the third) of every row: the operator, signed in or acting.
     const actors = await op
       .getByRole('table', { name: 'Audit log' })

@@ -8,25 +8,29 @@ export type Load<T> =
   | { readonly state: 'error'; readonly error: string }
   | { readonly state: 'ok'; readonly data: T };
 
-/** Loads `fetcher` when `key` changes; `reload` refetches without blanking the screen. */
+/**
+ * Loads `fetcher` when `key` changes; `reload` refetches without blanking the screen. The render
+ * that first sees a new key already says loading: rows of the old key (the old filters) are never
+ * shown under the new one, not even for the one render before the effect runs.
+ */
 export function useLoad<T>(fetcher: () => Promise<T>, key: string): [Load<T>, () => Promise<void>] {
-  const [load, setLoad] = useState<Load<T>>({ state: 'loading' });
+  const [held, setHeld] = useState<{ key: string; load: Load<T> }>({ key, load: { state: 'loading' } });
   const current = useRef(key);
   const reload = useCallback(async () => {
     const asked = key;
     try {
       const data = await fetcher();
-      if (current.current === asked) setLoad({ state: 'ok', data });
+      if (current.current === asked) setHeld({ key: asked, load: { state: 'ok', data } });
     } catch (err) {
-      if (current.current === asked) setLoad({ state: 'error', error: describeError(err) });
+      if (current.current === asked)
+        setHeld({ key: asked, load: { state: 'error', error: describeError(err) } });
     }
   }, [key]);
   useEffect(() => {
     current.current = key;
-    setLoad({ state: 'loading' });
     void reload();
   }, [key]);
-  return [load, reload];
+  return [held.key === key ? held.load : { state: 'loading' }, reload];
 }
 
 /** Renders the loading, error or data state of a load; the placeholders keep their space. */
