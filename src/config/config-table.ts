@@ -169,6 +169,12 @@ export const configTable = {
     'false',
     'Offer AUTH on the submission port without STARTTLS (loopback tests only: the API key would cross the network in clear).',
   ),
+  outboundSender: key(
+    'OUTBOUND_SENDER',
+    oneOf('haraka', 'worker'),
+    'haraka',
+    "Who delivers outbound mail to the recipients' MX (or `SMTP_RELAY`). `haraka` (default): the worker hands each message over loopback SMTP to the MTA, whose outbound queue delivers it. `worker` (a preview): the worker delivers it itself from the job table, DKIM-signed, over pooled SMTP connections, and retries deferred recipients as jobs at `MTA_RETRY_INTERVALS`; no second queue. [operations.md](operations.md#the-workers-own-sender-preview) says what the preview covers and what it does not yet.",
+  ),
   injectPort: key(
     'MTA_INJECT_PORT',
     port,

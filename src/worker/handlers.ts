@@ -13,6 +13,8 @@ import { createRetentionHandler, seedRetentionSchedule } from '../modules/retent
 import { createWebhookHandlers, seedWebhookSchedules } from '../modules/webhooks/webhooks.jobs';
 import type { HandlerRegistry } from '../jobs/job-handler';
 import { createCaptureSigner } from './capture-signer';
+import type { OutboundSender } from '../sender/outbound-sender';
+import { createOutboundSender } from '../sender/outbound-sender';
 
 export interface HandlerDeps {
   readonly db: Kysely<Database>;
@@ -25,6 +27,8 @@ export interface HandlerDeps {
   readonly writes?: WriteBatcher | undefined;
   /** The node's processes (MAILROOM_NODE_ROLES); default all three. */
   readonly roles?: readonly NodeRole[] | undefined;
+  /** OUTBOUND_SENDER=worker: the sender to deliver with; default one from the configuration. */
+  readonly sender?: OutboundSender | undefined;
 }
 
 /**
@@ -36,7 +40,16 @@ export interface HandlerDeps {
  */
 export function createHandlers(deps: HandlerDeps): HandlerRegistry {
   const hot = { ...deps, writes: deps.writes ?? new WriteBatcher(deps.db) };
-  const send = { ...hot, sign: createCaptureSigner({ db: deps.db, secretKey: deps.config.secretKey }) };
+  const sign = createCaptureSigner({ db: deps.db, secretKey: deps.config.secretKey });
+  const direct =
+    deps.config.outboundSender === 'worker'
+      ? {
+          sender: deps.sender ?? createOutboundSender(deps.config),
+          sign,
+          retryIntervalsS: deps.config.mtaRetryIntervals,
+        }
+      : undefined;
+  const send = { ...hot, sign, direct };
   const sends = (deps.roles ?? ['mta']).includes('mta')
     ? {
         'email-send': createEmailSendHandler(send),

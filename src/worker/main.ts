@@ -6,6 +6,7 @@ import { collectWhenIdle } from '../shared/idle-gc';
 import { createLogger } from '../shared/logger';
 import { rescueFailedInbound } from '../modules/inbound/rescue-failed-inbound';
 import { startHeartbeat } from '../modules/nodes/heartbeat';
+import { createOutboundSender } from '../sender/outbound-sender';
 import { createHandlers, seedSchedules } from './handlers';
 import { startWorker } from './start-worker';
 import { stopWhenParentGoes } from '../shared/parent-watch';
@@ -39,7 +40,9 @@ async function main(): Promise<void> {
   const heartbeat = await startHeartbeat({ db, node: config.nodeName, roles, logger });
   // One group commit for the handlers' writes and the runner's claims and settlements.
   const writes = new WriteBatcher(db);
-  const handlers = createHandlers({ db, config, writes, roles });
+  // OUTBOUND_SENDER=worker: this process delivers outbound mail itself (issue 31).
+  const sender = config.outboundSender === 'worker' ? createOutboundSender(config) : undefined;
+  const handlers = createHandlers({ db, config, writes, roles, sender });
   // Messages of inbound jobs a previous run could not settle (a stall kill, a crash on the
   // last attempt) are stored unparsed before anything else runs (docs/inbound.md).
   await rescueFailedInbound({ db, writes, logger }).catch((err: unknown) =>
@@ -71,6 +74,7 @@ async function main(): Promise<void> {
     try {
       heartbeat.stop();
       const { abandoned } = await worker.stop(STOP_DEADLINE_MS);
+      sender?.close();
       await db.destroy();
       logger.info({ event: 'worker_stopped', abandoned });
       process.exit(0);

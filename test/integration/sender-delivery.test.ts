@@ -2,7 +2,7 @@
 // against SMTP sinks on loopback addresses of 127.0.0.0/8 sharing one port (the test-only
 // OUTBOUND_MX_PORT path) and the fake DNS server: the semantics of the MX path, outbound and TLS
 // tests of the Haraka path (mta-mx-path, mta-outbound, delivery-tls, dead-domain-bounce), now of
-// our own SMTP client. Not wired into the worker yet (issue 31, next step).
+// our own SMTP client. The worker delivers with it under OUTBOUND_SENDER=worker (test/integration/emails-delivery).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { DEFAULT_LIMITS } from '../../src/mta/destination-limits';

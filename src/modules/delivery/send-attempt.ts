@@ -5,7 +5,7 @@ import type { EnqueueInput } from '../../jobs/enqueue';
 import { enqueue } from '../../jobs/enqueue';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
-import { attemptStart } from './delivery-status';
+import { attemptStart, formatSmtpResponse } from './delivery-status';
 import type { EmailForSend } from './delivery.repository';
 import type { RecipientRow } from '../emails';
 import * as repo from './delivery.repository';
@@ -17,6 +17,8 @@ import { verpAddress } from '../../mail/verp-address';
 import { BEFORE_HAND_OFF, failMessage, recordSent } from './send-records';
 import type { LocalHandOff, LocalHandOffDeps } from './local-hand-off';
 import { localAcceptance, prepareLocalHandOff, recordLocalHandOff } from './local-hand-off';
+import type { DirectDeps, RecipientOutcome } from './direct-delivery';
+import { HANDED_OVER, logOutcomes, recordOutcomes } from './direct-delivery';
 
 /** What happens to the message when the MTA could not be reached or answered 4xx. */
 export type TransientPlan =
@@ -61,6 +63,11 @@ export interface AttemptDeps {
    * roles), so it is the node that holds the message once the MTA said 250.
    */
   readonly node?: string | undefined;
+  /**
+   * OUTBOUND_SENDER=worker: the worker's own sender delivers live recipients to their servers,
+   * instead of `inject` handing them to the MTA.
+   */
+  readonly direct?: DirectDeps | undefined;
 }
 
 /** How an attempt treats recipients that are already past the hand-off. */
@@ -150,6 +157,10 @@ export async function attemptSend(
     return settle(deps, email, attempt, failure, plan);
   }
 
+  if (deps.direct !== undefined && local.toMta.length > 0) {
+    return deliverDirect(deps, deps.direct, { email, pending, attempt, raw, verp, local }, plan);
+  }
+
   let accepted: HandOffAccepted;
   try {
     // Test mail and simulator recipients never reach the MTA: no connection, no MX lookup.
@@ -175,6 +186,118 @@ export async function attemptSend(
     : { kind: 'overtaken', attempt };
   logResult(log, emailId, result, { response: accepted.response, rejected: accepted.rejected.length });
   return result;
+}
+
+/**
+ * The attempt's delivery by the worker's own sender: signed, delivered, and then the hand-over
+ * (`sent`), each server's answer and the retry of what was deferred in one commit. The worker
+ * dying between a server's 250 and that commit leaves the message `processing`, and the re-run
+ * sends it again: the one duplicate the design allows.
+ */
+async function deliverDirect(
+  deps: AttemptDeps,
+  direct: DirectDeps,
+  a: {
+    readonly email: EmailForSend;
+    readonly pending: RecipientRow[];
+    readonly attempt: number;
+    readonly raw: Buffer;
+    readonly verp: string;
+    readonly local: LocalHandOff;
+  },
+  plan: TransientPlan,
+): Promise<AttemptResult> {
+  const { email, attempt, local } = a;
+  let signed: Buffer;
+  try {
+    signed = await direct.sign(email, a.raw);
+  } catch (err) {
+    const reason = `DKIM signing failed: ${err instanceof Error ? err.message : String(err)}`;
+    return settle(
+      deps,
+      email,
+      attempt,
+      { transient: true, aborted: false, reason, statusCode: null, rejected: [] },
+      plan,
+    );
+  }
+  const outcomes = await direct.sender.send({ from: a.verp, to: local.toMta, message: signed });
+  const recorded = await write(deps, async (trx) => {
+    const handOff = { mtaNode: null, node: deps.node ?? null, addresses: a.pending.map((r) => r.address) };
+    // Spec: `sent` carries the SMTP response; the server that took the message gave it.
+    const took = outcomes.find((o) => o.outcome === 'delivered');
+    const response = took === undefined ? HANDED_OVER : formatSmtpResponse(took);
+    const accepted = { response, accepted: local.toMta, rejected: [] };
+    if (!(await recordSent(trx, email, attempt, accepted, handOff))) return undefined;
+    await recordLocalHandOff(trx, email, local);
+    return recordOutcomes(trx, email, outcomes, 1, {
+      retryIntervalsS: direct.retryIntervalsS,
+      node: deps.node,
+    });
+  });
+  if (recorded === undefined) {
+    const result: AttemptResult = { kind: 'overtaken', attempt };
+    logResult(deps.logger, email.id, result);
+    return result;
+  }
+  const result: AttemptResult = { kind: 'sent', attempt, recovered: false };
+  logResult(deps.logger, email.id, result, { recipients: outcomes.length });
+  logOutcomes(deps.logger, recorded);
+  return result;
+}
+
+/**
+ * The retry of a message's deferred recipients after delivery attempt `deliveries`, by the
+ * worker's own sender: the message as the first attempt built it (the same fields, the same
+ * Message-ID), to the recipients still `deferred`, their answers recorded in one commit.
+ * Throws (the job retries) only when the message cannot be built, signed or recorded.
+ */
+export async function retryDeferred(
+  deps: AttemptDeps & { readonly direct: DirectDeps },
+  emailId: string,
+  deliveries: number,
+): Promise<void> {
+  const log = deps.logger;
+  const email = await repo.findEmailForSend(deps.db, emailId);
+  if (!email) return;
+  const recipients = await repo.listRecipients(deps.db, emailId);
+  const deferred = recipients.filter((r) => r.status === 'deferred').map((r) => r.address);
+  if (deferred.length === 0) {
+    log.info({ event: 'email_send_skipped', emailId, reason: 'no deferred recipient left' });
+    return;
+  }
+  const stop =
+    email.user_status === 'SUSPENDED'
+      ? 'account suspended'
+      : email.domain_status !== 'VERIFIED'
+        ? 'domain not verified'
+        : undefined;
+  let outcomes: RecipientOutcome[];
+  if (stop !== undefined) {
+    const said = { smtpCode: null, enhancedStatus: null, host: null, tls: null };
+    outcomes = deferred.map((recipient) => ({ recipient, outcome: 'failed', response: stop, ...said }));
+  } else {
+    const raw = await messageBytes({
+      db: deps.db,
+      baseUrl: deps.baseUrl,
+      unsubscribeKey: deps.unsubscribeKey,
+      email,
+      recipients,
+    });
+    const signed = await deps.direct.sign(email, raw);
+    outcomes = await deps.direct.sender.send({
+      from: verpAddress(email.id, email.domain_name),
+      to: deferred,
+      message: signed,
+    });
+  }
+  const recorded = await write(deps, (trx) =>
+    recordOutcomes(trx, email, outcomes, deliveries + 1, {
+      retryIntervalsS: deps.direct.retryIntervalsS,
+      node: deps.node,
+    }),
+  );
+  logOutcomes(log, recorded);
 }
 
 /** Re-reads the message and decides, in the transaction that records the decision. */

@@ -9,7 +9,8 @@ import { PermanentJobError } from '../../jobs/job-handler';
 import type { Injector } from './inject-client';
 import { createInjector } from './inject-client';
 import type { AttemptDeps, TransientPlan } from './send-attempt';
-import { attemptSend } from './send-attempt';
+import { attemptSend, retryDeferred } from './send-attempt';
+import type { DirectDeps } from './direct-delivery';
 import { unsubscribeKey } from '../unsubscribe';
 import type { CaptureSigner } from './local-hand-off';
 import { rawStoreFor } from '../inbound';
@@ -50,6 +51,11 @@ export interface EmailSendPayload {
   readonly emailId: string;
   /** A hand-back's resend (src/modules/nodes/hand-back.ts): only the recipients put back to `queued`. */
   readonly resend?: true;
+  /**
+   * OUTBOUND_SENDER=worker: the retry of the recipients deferred by delivery attempt N (the
+   * worker's own sender, src/modules/delivery/direct-delivery.ts).
+   */
+  readonly deferred?: number;
 }
 
 export interface StagedSendPayload {
@@ -67,6 +73,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 export function parseEmailSendPayload(v: unknown): EmailSendPayload | undefined {
   if (!isRecord(v) || typeof v.emailId !== 'string' || !EMAIL_ID.test(v.emailId)) return undefined;
+  if (v.deferred !== undefined) {
+    const n = v.deferred;
+    return typeof n === 'number' && Number.isInteger(n) && n >= 1
+      ? { emailId: v.emailId, deferred: n }
+      : undefined;
+  }
   return v.resend === true ? { emailId: v.emailId, resend: true } : { emailId: v.emailId };
 }
 
@@ -146,6 +158,8 @@ export interface SendJobDeps {
   readonly inject?: Injector | undefined;
   /** The worker's group commit (see AttemptDeps.writes). */
   readonly writes?: Pick<WriteBatcher, 'run'> | undefined;
+  /** OUTBOUND_SENDER=worker: the worker's own sender (AttemptDeps.direct). */
+  readonly direct?: DirectDeps | undefined;
 }
 
 /** What both send handlers hand `attemptSend`, built once per handler and completed per job. */
@@ -163,6 +177,7 @@ function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal 
     unsubscribeKey: unsubKey,
     local: { rawStore, sign: deps.sign },
     node: deps.config.nodeName,
+    direct: deps.direct,
   });
 }
 
@@ -187,6 +202,13 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
   return async (job, ctx) => {
     const payload = parseEmailSendPayload(job.payload);
     if (!payload) throw new PermanentJobError('email-send payload is not {emailId}');
+    if (payload.deferred !== undefined) {
+      const attempt = attemptDeps(ctx.logger.child({ module: 'emails' }), ctx.signal);
+      if (attempt.direct === undefined)
+        throw new PermanentJobError('a retry of deferred recipients needs OUTBOUND_SENDER=worker');
+      await retryDeferred({ ...attempt, direct: attempt.direct }, payload.emailId, payload.deferred);
+      return;
+    }
     const budget = attemptBudget(job.maxAttempts);
     const resend = payload.resend === true;
     const plan: TransientPlan =
