@@ -202,6 +202,8 @@ export async function endToEnd(opts: Options): Promise<{ e2e: Section; memory: S
     ...sampleRoute(sampleSink.port),
   });
   const ours: Run[] = [];
+  /** The appliance with OUTBOUND_SENDER=worker. */
+  const direct: Run[] = [];
   const theirs: Run[] = [];
   const signing: Run[] = [];
   const signed: number[] = [];
@@ -236,6 +238,19 @@ export async function endToEnd(opts: Options): Promise<{ e2e: Section; memory: S
       } finally {
         await b.stop();
       }
+      // The same load through the worker's own sender (OUTBOUND_SENDER=worker, issue 31): no
+      // Haraka outbound queue, no second SMTP session.
+      const w = await startBench({ env: { SMTP_RELAY: `127.0.0.1:${sinkPort}`, OUTBOUND_SENDER: 'worker' } });
+      try {
+        await sleep(5000);
+        const m = await mailroomRun(w, n, timeoutMs, {});
+        direct.push(m);
+        log(
+          `mailroom, worker sender #${r + 1}: ${m.delivered}/${n} delivered, ${fmt(m.rate)} delivered/s, p50 ${fmt(m.p50, 0)} ms, p99 ${fmt(m.p99, 0)} ms, CPU ${fmt(m.cpuPerMessage?.total ?? NaN, 2)} ms/message`,
+        );
+      } finally {
+        await w.stop();
+      }
     }
   } finally {
     pf.stop();
@@ -254,6 +269,27 @@ export async function endToEnd(opts: Options): Promise<{ e2e: Section; memory: S
   const cpu = Object.fromEntries(
     cpuNames.map((name) => [name, spread(ours.map((x) => x.cpuPerMessage?.[name] ?? NaN))]),
   );
+  const per = (runs: readonly Run[], of: (x: Run) => number, base: readonly Run[]) =>
+    fmtSpread(spread(runs.map((x, i) => of(x) / (base[i] ? of(base[i]) : NaN))), 2);
+  const directCpu = Object.fromEntries(
+    cpuNames.map((name) => [name, spread(direct.map((x) => x.cpuPerMessage?.[name] ?? NaN))]),
+  );
+  const directLines = [
+    '',
+    `The same load with \`OUTBOUND_SENDER=worker\` (the worker delivers to the relay itself: no Haraka outbound queue, no loopback hand-off), a fresh appliance per repeat, right after the run above; ratios per repeat against the runs above.`,
+    '',
+    '| figure | Mailroom, worker sender | ratio to Mailroom (Haraka outbound) | ratio to Postfix | ratio to Postfix + OpenDKIM |',
+    '|---|---|---|---|---|',
+    `| delivered/s | ${fmtSpread(spread(direct.map((x) => x.rate)))} | ${per(direct, (x) => x.rate, ours)} | ${per(direct, (x) => x.rate, theirs)} | ${per(direct, (x) => x.rate, signing)} |`,
+    ...(['p50', 'p99'] as const).map(
+      (q) =>
+        `| ${q} accept→delivered (ms) | ${fmtSpread(spread(direct.map((x) => x[q])), 0)} | ${per(direct, (x) => x[q], ours)} | ${per(direct, (x) => x[q], theirs)} | ${per(direct, (x) => x[q], signing)} |`,
+    ),
+    ...cpuNames.map(
+      (name) =>
+        `| CPU per delivered message, ${name === 'total' ? 'api + worker + mta' : name} (ms) | ${fmtSpread(directCpu[name]!, 2)} | ${per(direct, (x) => x.cpuPerMessage?.[name] ?? NaN, ours)} | | |`,
+    ),
+  ];
   const e2e: Section = {
     id: 'end-to-end',
     title: 'end-to-end',
@@ -264,6 +300,9 @@ export async function endToEnd(opts: Options): Promise<{ e2e: Section; memory: S
       cpuApi: cpu.api!,
       cpuWorker: cpu.worker!,
       cpuMta: cpu.mta!,
+      directRatio: spread(direct.map((x, i) => x.rate / (theirs[i]?.rate ?? NaN))),
+      directSigningRatio: spread(direct.map((x, i) => x.rate / (signing[i]?.rate ?? NaN))),
+      directCpuTotal: directCpu.total!,
     },
     lines: [
       `${n.toLocaleString('en-US')} messages per repeat${opts.full ? '' : ' (reduced from the issue’s 10,000 to keep the default run short; `--full` runs 10,000)'}, ${opts.repeats} repeats, both sides relaying to the same Postfix \`smtp-sink\` on 127.0.0.1. Mailroom: ${CONNECTIONS} keep-alive API clients POST /v1/emails (1 recipient, ~5 KB html), fresh appliance (api + worker + mta with Haraka inside) per repeat, SMTP_RELAY to the sink; delivered = the email's status \`delivered\` (the worker recorded the relay's 250), time = its \`delivered_at\`; latency = 202 received → \`delivered_at\`. Postfix: private instance (default tuning), \`smtp-source -d -s ${CONNECTIONS} -l 5200\`; delivered = \`status=sent\` lines in its log, latency = Postfix's \`delay=\` (arrival → relay 250). Postfix + OpenDKIM: a second private Postfix, the same but with \`smtpd_milters\`/\`non_smtpd_milters\` on a private OpenDKIM (Debian's \`opendkim\`, loopback milter port, a fresh RSA-2048 key per run, relaxed/relaxed, \`Mode s\`, \`milter_default_action = tempfail\`). CPU per delivered message: user + system time of each Mailroom process from \`/proc/<pid>/stat\` between the start of the load and the last delivery, divided by the messages delivered (the api's share is the accepting of the same messages; the load generator is not counted).`,
@@ -285,6 +324,7 @@ export async function endToEnd(opts: Options): Promise<{ e2e: Section; memory: S
         ? `- **${incomplete} Mailroom repeat(s) did not deliver all ${n} within ${timeoutMs / 1000} s**; rates count what was delivered.`
         : `- every repeat delivered all ${n} messages on every side.`,
       `- Postfix + OpenDKIM signed ${signed.join(', ')} of a sample of ${SIGNED_SAMPLE} per repeat (sent after its run from ${SAMPLE_SENDER} through the same Postfix and milter, relayed to a sink in the bench process that keeps the messages; smtp-sink keeps nothing).`,
+      ...directLines,
     ],
   };
   const idleTotal = spread(idle.total ?? []);
