@@ -62,7 +62,10 @@ function domainOf(address: string): string {
 /** How often the destination limits file is read again (an operator's edit applies within it). */
 const LIMITS_REREAD_MS = 10_000;
 
-export function createOutboundSender(config: OutboundConfig): OutboundSender {
+/** The sender's own log lines (`mta_sts_testing_violation`, `sender_host_unavailable`, …). */
+export type SenderLog = (event: string, fields: Readonly<Record<string, unknown>>) => void;
+
+export function createOutboundSender(config: OutboundConfig, log?: SenderLog): OutboundSender {
   const resolver = createDnsResolver({ servers: config.dnsServers });
   const guard = outboundGuardFromConfig(config);
   const ca =
@@ -128,6 +131,7 @@ export function createOutboundSender(config: OutboundConfig): OutboundSender {
     : undefined;
   const deliverDeps = {
     pool,
+    log,
     sts: sts === undefined ? undefined : (domain: string) => sts.lookup(domain),
   };
 

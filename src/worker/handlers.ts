@@ -36,7 +36,8 @@ export interface HandlerDeps {
  * its entry here; a queue without a handler is not claimed (its jobs wait).
  * Sends are claimed only on a node that runs an mta: the worker hands mail to the
  * MTA on its own host's loopback (MTA_INJECT_PORT), and the message then belongs
- * to that node's queue (docs/scaling.md, roles). Everything else runs anywhere.
+ * to that node's queue (docs/scaling.md, roles); with OUTBOUND_SENDER=worker the
+ * worker delivers itself, on any node. Everything else runs anywhere.
  */
 export function createHandlers(deps: HandlerDeps): HandlerRegistry {
   const hot = { ...deps, writes: deps.writes ?? new WriteBatcher(deps.db) };
@@ -50,12 +51,14 @@ export function createHandlers(deps: HandlerDeps): HandlerRegistry {
         }
       : undefined;
   const send = { ...hot, sign, direct };
-  const sends = (deps.roles ?? ['mta']).includes('mta')
-    ? {
-        'email-send': createEmailSendHandler(send),
-        'email-send:failed': createStagedSendHandler(send),
-      }
-    : {};
+  // The worker's own sender needs no MTA beside it: then any node sends.
+  const sends =
+    (deps.roles ?? ['mta']).includes('mta') || deps.config.outboundSender === 'worker'
+      ? {
+          'email-send': createEmailSendHandler(send),
+          'email-send:failed': createStagedSendHandler(send),
+        }
+      : {};
   return {
     'dns-recheck': createDnsRecheckHandler(deps),
     ...sends,

@@ -41,7 +41,11 @@ async function main(): Promise<void> {
   // One group commit for the handlers' writes and the runner's claims and settlements.
   const writes = new WriteBatcher(db);
   // OUTBOUND_SENDER=worker: this process delivers outbound mail itself (issue 31).
-  const sender = config.outboundSender === 'worker' ? createOutboundSender(config) : undefined;
+  const senderLog = logger.child({ module: 'sender' });
+  const sender =
+    config.outboundSender === 'worker'
+      ? createOutboundSender(config, (event, fields) => senderLog.info({ event, ...fields }))
+      : undefined;
   const handlers = createHandlers({ db, config, writes, roles, sender });
   // Messages of inbound jobs a previous run could not settle (a stall kill, a crash on the
   // last attempt) are stored unparsed before anything else runs (docs/inbound.md).

@@ -14,7 +14,10 @@ import { after, before, describe, it } from 'node:test';
 import { DEFAULT_LIMITS } from '../../src/mta/destination-limits';
 import { StsDiscovery, httpsPolicyFetcher } from '../../src/mta/mta-sts-discovery';
 import { outboundGuardFromConfig } from '../../src/mail/address-guard';
+import { parseConfig } from '../../src/config';
 import { ConnectionPool } from '../../src/sender/connection-pool';
+import type { OutboundSender } from '../../src/sender/outbound-sender';
+import { createOutboundSender } from '../../src/sender/outbound-sender';
 import type { RecipientResult } from '../../src/sender/deliver';
 import { deliver } from '../../src/sender/deliver';
 import type { RouteDeps } from '../../src/sender/route';
@@ -45,7 +48,9 @@ describe('sender: MTA-STS over real MX connections', () => {
   let sts: StsDiscovery;
   const logged: string[] = [];
 
-  const send = async (domain: string): Promise<RecipientResult | undefined> => {
+  /** The same sender as the worker's, assembled by createOutboundSender from the configuration. */
+  let assembled: OutboundSender;
+  const sendByHand = async (domain: string): Promise<RecipientResult | undefined> => {
     const route = await resolveRoute(domain, routeDeps);
     const [result] = await deliver(
       route,
@@ -57,6 +62,14 @@ describe('sender: MTA-STS over real MX connections', () => {
         log: (event) => logged.push(event),
       },
     );
+    return result;
+  };
+  const sendAssembled = async (domain: string): Promise<RecipientResult | undefined> => {
+    const [result] = await assembled.send({
+      from: 'bounce+x@bounce.shop.test',
+      to: [`a@${domain}`],
+      message: MESSAGE,
+    });
     return result;
   };
 
@@ -137,6 +150,24 @@ describe('sender: MTA-STS over real MX connections', () => {
         ca,
       }),
     });
+    const extraCa = path.join(dir, 'extra-ca.pem');
+    fs.writeFileSync(
+      extraCa,
+      fs.readFileSync(policyCert.certFile, 'utf8') + fs.readFileSync(mxCert.certFile, 'utf8'),
+    );
+    assembled = createOutboundSender(
+      parseConfig({
+        DATA_DIR: dir,
+        MAIL_HOSTNAME: 'mail.sender.test',
+        DNS_SERVERS: `${dns.host}:${dns.port}`,
+        OUTBOUND_ALLOW_PRIVATE: 'true',
+        OUTBOUND_IPV6: 'false',
+        OUTBOUND_MX_PORT: String(mxPort),
+        MTA_STS_TEST_PORT: String(httpsPort),
+        EXTRA_CA_FILE: extraCa,
+      }),
+      (event) => logged.push(event),
+    );
     pool = new ConnectionPool({
       name: 'mail.sender.test',
       limits: () => DEFAULT_LIMITS,
@@ -147,56 +178,66 @@ describe('sender: MTA-STS over real MX connections', () => {
 
   after(async () => {
     pool.close();
+    assembled.close();
     await Promise.all(sinks.map((s) => s.close()));
     await dns.close();
     await new Promise((resolve) => policyHost.close(resolve));
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('delivers to the listed MX over TLS with a certificate valid for its name', async () => {
-    const result = await send('valid.test');
-    assert.equal(result?.outcome, 'delivered', JSON.stringify(result));
-    assert.match(result?.tls ?? '', /^TLSv1\.[23] /);
-    assert.equal(sinks[0]?.messages.at(-1)?.secure, true);
-  });
+  for (const [how, send] of [
+    ['deliver() with its deps built by hand', sendByHand],
+    ["the worker's sender, assembled from the configuration", sendAssembled],
+  ] as const)
+    describe(how, () => {
+      before(() => {
+        for (const sink of sinks) sink.reset();
+      });
+      it('delivers to the listed MX over TLS with a certificate valid for its name', async () => {
+        const result = await send('valid.test');
+        assert.equal(result?.outcome, 'delivered', JSON.stringify(result));
+        assert.match(result?.tls ?? '', /^TLSv1\.[23] /);
+        assert.equal(sinks[0]?.messages.at(-1)?.secure, true);
+      });
 
-  it('defers, delivering nothing, when the MX certificate is not trusted', async () => {
-    const result = await send('untrusted.test');
-    assert.equal(result?.outcome, 'deferred');
-    assert.match(
-      result?.response ?? '',
-      /^MTA-STS policy \(enforce\) requires valid TLS: certificate refused \(127\.0\.0\.52: /,
-    );
-    assert.equal(result?.tls, null);
-    assert.equal(sinks[1]?.messages.length, 0);
-  });
+      it('defers, delivering nothing, when the MX certificate is not trusted', async () => {
+        const result = await send('untrusted.test');
+        assert.equal(result?.outcome, 'deferred');
+        assert.match(
+          result?.response ?? '',
+          /^MTA-STS policy \(enforce\) requires valid TLS: certificate refused \(127\.0\.0\.52: /,
+        );
+        assert.equal(result?.tls, null);
+        assert.equal(sinks[1]?.messages.length, 0);
+      });
 
-  it('defers, delivering nothing, when the MX offers no STARTTLS', async () => {
-    const result = await send('plain.test');
-    assert.equal(result?.outcome, 'deferred');
-    assert.match(
-      result?.response ?? '',
-      /^MTA-STS policy \(enforce\) requires valid TLS: mx\.plain\.test offers no STARTTLS/,
-    );
-    assert.equal(sinks[2]?.messages.length, 0);
-  });
+      it('defers, delivering nothing, when the MX offers no STARTTLS', async () => {
+        const result = await send('plain.test');
+        assert.equal(result?.outcome, 'deferred');
+        assert.match(
+          result?.response ?? '',
+          /^MTA-STS policy \(enforce\) requires valid TLS: mx\.plain\.test offers no STARTTLS/,
+        );
+        assert.equal(sinks[2]?.messages.length, 0);
+      });
 
-  it('defers without connecting when no MX matches the policy', async () => {
-    const connections = sinks[3]?.connections;
-    const result = await send('unlisted.test');
-    assert.equal(result?.outcome, 'deferred');
-    assert.match(
-      result?.response ?? '',
-      /allows only MX mx\.elsewhere\.test; none of mx\.unlisted\.test matches/,
-    );
-    assert.equal(sinks[3]?.connections, connections, 'the unlisted MX is never contacted');
-  });
+      it('defers without connecting when no MX matches the policy', async () => {
+        const connections = sinks[3]?.connections;
+        const result = await send('unlisted.test');
+        assert.equal(result?.outcome, 'deferred');
+        assert.match(
+          result?.response ?? '',
+          /allows only MX mx\.elsewhere\.test; none of mx\.unlisted\.test matches/,
+        );
+        assert.equal(sinks[3]?.connections, connections, 'the unlisted MX is never contacted');
+      });
 
-  it('under `testing` delivers as before (opportunistic TLS) and reports the violation', async () => {
-    logged.length = 0;
-    const result = await send('testing.test');
-    assert.equal(result?.outcome, 'delivered', JSON.stringify(result));
-    assert.ok(logged.includes('mta_sts_testing_violation'), logged.join(', '));
-    assert.equal(sinks[1]?.messages.length, 1, 'the untrusted certificate is fine without enforce');
-  });
+      it('under `testing` delivers as before (opportunistic TLS) and reports the violation', async () => {
+        logged.length = 0;
+        const result = await send('testing.test');
+        assert.equal(result?.outcome, 'delivered', JSON.stringify(result));
+        assert.ok(logged.includes('mta_sts_testing_violation'), logged.join(', '));
+        assert.equal(sinks[1]?.messages.length, 1, 'the untrusted certificate is fine without enforce');
+      });
+    });
 });

@@ -66,7 +66,7 @@ describe('node identity and roles', () => {
     });
     after(() => t.close());
 
-    it('claims email-send only on a node that runs an mta; the node sweep anywhere', () => {
+    it('claims email-send only on a node that runs an mta (any node with the worker’s own sender); the node sweep anywhere', () => {
       const { config } = loadConfig({
         DATA_DIR: t.dataDir,
         SECRET_KEY: 'x'.repeat(40),
@@ -80,6 +80,16 @@ describe('node identity and roles', () => {
       assert.equal(noMta['email-send:failed'], undefined);
       assert.equal(typeof noMta['mta-outcome'], 'function');
       assert.equal(typeof noMta['node-sweep'], 'function');
+      // The worker's own sender (OUTBOUND_SENDER=worker) needs no MTA beside it.
+      const sender = { send: () => Promise.resolve([]), close: () => undefined };
+      const own = createHandlers({
+        db: t.db,
+        config: { ...config, outboundSender: 'worker' },
+        roles: ['api', 'worker'],
+        sender,
+      });
+      assert.equal(typeof own['email-send'], 'function');
+      assert.equal(typeof own['email-send:failed'], 'function');
     });
   });
 });
