@@ -14,6 +14,8 @@ import type { Appliance } from '../helpers/appliance';
 import { verpAddress } from '../../src/mail/verp-address';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
+import { openApplianceDb } from '../helpers/open-database';
+import { waitUntil } from '../helpers/wait-until';
 import type { FakeDns } from '../helpers/dns-server';
 import type { SmtpSink } from '../helpers/smtp-sink';
 
@@ -231,4 +233,39 @@ for (const sender of ['haraka', 'worker'] as const)
       assert.equal(b.events.at(-1)?.type, 'failed');
       assert.ok(b.events.filter((e) => e.type === 'deferred').length >= 2);
     });
+
+    it(
+      'a deferred recipient of an account suspended meanwhile ends failed at its retry, not sent again',
+      { skip: sender === 'haraka' ? "the MTA's own queue holds Haraka's deferrals" : false },
+      async () => {
+        sink.setRecipientBehaviour('later@dest.test', { code: 451, message: '4.7.1 Try again later' });
+        const id = await send({ to: 'later@dest.test' });
+        const db = openApplianceDb(app);
+        try {
+          const status = async () =>
+            (await db.selectFrom('emails').select('status').where('id', '=', id).executeTakeFirstOrThrow())
+              .status;
+          await waitUntil('the first deferral', async () => (await status()) === 'deferred', 20_000);
+          const account = await app.api.get<{ id: string }>('/v1/auth/me', { token: sending.token });
+          assert.equal(account.status, 200, account.text);
+          const suspended = await app.api.post(`/internal/accounts/${account.body.id}/suspend`, {
+            headers: { 'x-internal-token': app.internalToken },
+            body: { reason: 'test' },
+          });
+          assert.equal(suspended.status, 200, suspended.text);
+          await waitUntil('the retry to end it', async () => (await status()) === 'failed', 30_000);
+          assert.equal(sink.rcptAttempts('later@dest.test'), 1, 'not offered again after the suspension');
+          const last = await db
+            .selectFrom('email_events')
+            .select(['type', 'message'])
+            .where('email_id', '=', id)
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .executeTakeFirstOrThrow();
+          assert.deepEqual([last.type, last.message], ['failed', 'account suspended']);
+        } finally {
+          await db.destroy();
+        }
+      },
+    );
   });
