@@ -1,4 +1,6 @@
 import type { EmailStatus } from '../../db/schema';
+import type { BounceExplanation } from './bounce-explanation';
+import { explainBounce } from './bounce-explanation';
 import { explainDeferral } from './deferral-explanation';
 import type { PendingSend } from './pending-send.repository';
 import { EMAIL_SEND_STAGED_QUEUE } from './send-job';
@@ -23,6 +25,8 @@ export interface DeliveryView {
   readonly lastDeferral: { readonly at: string; readonly reply: string; readonly explanation: string } | null;
   /** The state in one sentence. */
   readonly summary: string;
+  /** Each bounced recipient's last reply in plain words (bounce-explanation.ts). */
+  readonly bounces: readonly BounceExplanation[];
 }
 
 /** What of the Email view this needs. */
@@ -30,7 +34,12 @@ export interface DeliveryFacts {
   readonly status: EmailStatus;
   readonly attempts: number;
   readonly scheduledAt: string | null;
-  readonly recipients: readonly { readonly status: string }[];
+  readonly mode: 'live' | 'test';
+  readonly recipients: readonly {
+    readonly email: string;
+    readonly status: string;
+    readonly smtpResponse: string | null;
+  }[];
   readonly events: readonly {
     readonly type: string;
     readonly message: string | null;
@@ -56,7 +65,10 @@ function mtaSchedule(lastAt: string, attempt: number, intervals: readonly number
   };
 }
 
-function deferred(facts: DeliveryFacts, intervals: readonly number[]): DeliveryView | undefined {
+function deferred(
+  facts: DeliveryFacts,
+  intervals: readonly number[],
+): Omit<DeliveryView, 'bounces'> | undefined {
   const last = facts.events.findLast((e) => e.type === 'deferred');
   const m = DEFERRAL_MESSAGE.exec(last?.message ?? '');
   if (!last || !m) return undefined;
@@ -83,7 +95,7 @@ function deferred(facts: DeliveryFacts, intervals: readonly number[]): DeliveryV
 // (src/mta/destination-pacing.ts waitingText / atLimitText): not a refusal, and no retry spent.
 const HOLD = /^waiting: destination (\S+) (?:is throttling us until (\d\d):(\d\d) UTC|at its limit)$/;
 
-function heldView(reply: string, at: string, attempt: number): DeliveryView | undefined {
+function heldView(reply: string, at: string, attempt: number): Omit<DeliveryView, 'bounces'> | undefined {
   const m = HOLD.exec(reply);
   if (!m) return undefined;
   const [, destination, hh, mm] = m;
@@ -114,6 +126,18 @@ export function deliveryView(
   mtaRetryIntervals: readonly number[],
   now = Date.now(),
 ): DeliveryView {
+  const bounces = facts.recipients
+    .filter((r) => r.status === 'bounced' && r.smtpResponse !== null)
+    .map((r) => explainBounce(r.email, r.smtpResponse ?? '', facts.mode));
+  return { ...stateOf(facts, pending, mtaRetryIntervals, now), bounces };
+}
+
+function stateOf(
+  facts: DeliveryFacts,
+  pending: PendingSend | undefined,
+  mtaRetryIntervals: readonly number[],
+  now = Date.now(),
+): Omit<DeliveryView, 'bounces'> {
   const base = { attempts: facts.attempts, nextAttemptAt: null, lastDeferral: null };
   if (facts.recipients.some((r) => r.status === 'deferred')) {
     const view = deferred(facts, mtaRetryIntervals);

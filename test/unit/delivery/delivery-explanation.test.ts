@@ -6,12 +6,20 @@ import { deliveryView } from '../../../src/modules/delivery/delivery-explanation
 const INTERVALS = [60, 300, 900];
 const NOW = Date.parse('2026-11-26T12:00:00.000Z');
 
+/** A recipient in a status; `smtpResponse` only where a test gives one. */
+const to = (status: string, smtpResponse: string | null = null, email = 'a@example.org') => ({
+  email,
+  status,
+  smtpResponse,
+});
+
 function facts(over: Partial<DeliveryFacts>): DeliveryFacts {
   return {
     status: 'queued',
     attempts: 0,
     scheduledAt: null,
-    recipients: [{ status: 'queued' }],
+    mode: 'live',
+    recipients: [to('queued')],
     events: [],
     ...over,
   };
@@ -23,7 +31,7 @@ describe('deliveryView', () => {
       facts({
         status: 'deferred',
         attempts: 1,
-        recipients: [{ status: 'deferred' }, { status: 'delivered' }],
+        recipients: [to('deferred'), to('delivered')],
         events: [
           {
             type: 'deferred',
@@ -58,7 +66,7 @@ describe('deliveryView', () => {
         facts({
           status: 'deferred',
           attempts: 1,
-          recipients: [{ status: 'deferred' }],
+          recipients: [to('deferred')],
           events: [{ type: 'deferred', message, createdAt: '2026-11-26T23:50:00.000Z' }],
         }),
         undefined,
@@ -79,7 +87,7 @@ describe('deliveryView', () => {
     const view = deliveryView(
       facts({
         status: 'deferred',
-        recipients: [{ status: 'deferred' }],
+        recipients: [to('deferred')],
         events: [
           { type: 'deferred', message: 'attempt 4: 451 4.3.0 busy', createdAt: '2026-11-26T11:00:00.000Z' },
         ],
@@ -113,16 +121,47 @@ describe('deliveryView', () => {
     assert.match(parked.summary, /8 attempt.*parked/);
     assert.equal(deliveryView(facts({ status: 'processing' }), undefined, INTERVALS, NOW).state, 'sending');
     assert.equal(
-      deliveryView(facts({ status: 'sent', recipients: [{ status: 'sent' }] }), undefined, INTERVALS, NOW)
-        .state,
+      deliveryView(facts({ status: 'sent', recipients: [to('sent')] }), undefined, INTERVALS, NOW).state,
       'sent',
     );
     const done = deliveryView(
-      facts({ status: 'delivered', recipients: [{ status: 'delivered' }] }),
+      facts({ status: 'delivered', recipients: [to('delivered')] }),
       undefined,
       INTERVALS,
       NOW,
     );
     assert.deepEqual([done.state, done.nextAttemptAt, done.lastDeferral], ['done', null, null]);
+  });
+
+  it('reads each bounced recipient in plain words: hard is suppressed (live mail only), soft is not', () => {
+    const bounced = (mode: 'live' | 'test') =>
+      deliveryView(
+        facts({
+          status: 'bounced',
+          mode,
+          recipients: [
+            to(
+              'bounced',
+              '550 5.1.1 <gone@example.org>: Recipient address rejected: User unknown',
+              'gone@example.org',
+            ),
+            to('bounced', '554 5.7.1 Message rejected as spam', 'picky@example.org'),
+            to('delivered', '250 2.0.0 OK', 'fine@example.org'),
+          ],
+        }),
+        undefined,
+        INTERVALS,
+        NOW,
+      ).bounces;
+    const [gone, picky, ...rest] = bounced('live');
+    assert.deepEqual(rest, [], 'only bounced recipients are read');
+    assert.equal(gone?.recipient, 'gone@example.org');
+    assert.equal(gone?.kind, 'hard');
+    assert.equal(gone?.reason, 'userunknown');
+    assert.match(gone?.explanation ?? '', /does not exist.*added to your suppressions/);
+    assert.equal(picky?.kind, 'soft');
+    assert.equal(picky?.reason, 'spamdetected');
+    assert.match(picky?.explanation ?? '', /spam.*not suppressed/);
+    assert.match(bounced('test')[0]?.explanation ?? '', /test mail never adds a suppression/);
   });
 });

@@ -1388,6 +1388,14 @@ export interface components {
     };
     readonly Delivery: {
       readonly attempts: number;
+      /** @description Each bounced recipient's last reply read in plain words: hard (the address cannot receive mail: suppressed, live mail only) or soft (not suppressed), with the classifier's reason. */
+      readonly bounces: readonly {
+        readonly explanation: string;
+        /** @enum {string} */
+        readonly kind: 'hard' | 'soft';
+        readonly reason: string;
+        readonly recipient: string;
+      }[];
       readonly lastDeferral: {
         /** Format: date-time */
         readonly at: string;

@@ -2,8 +2,8 @@
 // and "why is this still queued?" in plain words.
 import { useEffect, useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
-import type { EmailDetail as EmailDetailView } from '../api';
-import { IN_FLIGHT, get, post } from '../api';
+import type { EmailDetail as EmailDetailView, SuppressionPage } from '../api';
+import { IN_FLIGHT, del, get, post } from '../api';
 import { listHref } from '../email-filters';
 import { Shortcuts } from '../shortcuts';
 import { Badge, ErrorBox, Loaded, PageTitle, StatusBadge, Time, useAction, useLoad } from '../ui';
@@ -97,6 +97,7 @@ export function EmailDetail(props: { id: string }) {
             </div>
             {cancel.error ? <ErrorBox message={cancel.error} /> : null}
             <WhyQueued email={email} />
+            <WhyBounced email={email} />
             <h2>Recipients</h2>
             <div class="table-wrap" tabIndex={0}>
               <table>
@@ -176,6 +177,65 @@ function WhyQueued(props: { email: EmailDetailView }) {
           ): {d.lastDeferral.explanation} <span class="mono">{d.lastDeferral.reply}</span>
         </p>
       ) : null}
+    </div>
+  );
+}
+
+type Bounce = NonNullable<EmailDetailView['delivery']>['bounces'][number];
+
+/** Why each bounced recipient bounced, in words, and the suppression a hard bounce left. */
+function WhyBounced(props: { email: EmailDetailView }) {
+  const bounces = props.email.delivery?.bounces ?? [];
+  if (bounces.length === 0) return null;
+  return (
+    <div class="card why" aria-labelledby="bounced-title">
+      <h2 id="bounced-title">Why it bounced</h2>
+      {bounces.map((b) => (
+        <BounceReading key={b.recipient} bounce={b} live={props.email.mode === 'live'} />
+      ))}
+    </div>
+  );
+}
+
+/** One recipient's bounce: the reading, and for live mail its suppression, removable from here. */
+function BounceReading(props: { bounce: Bounce; live: boolean }) {
+  const { bounce, live } = props;
+  const path = `/v1/suppressions?email=${encodeURIComponent(bounce.recipient)}`;
+  const [load, reload] = useLoad<SuppressionPage | null>(
+    () => (live ? get<SuppressionPage>(path) : Promise.resolve(null)),
+    `${live}:${path}`,
+  );
+  const lift = useAction();
+  const suppression = load.state === 'ok' ? load.data?.data[0] : undefined;
+  return (
+    <div class="bounce" data-recipient={bounce.recipient}>
+      <p>
+        <strong>{bounce.recipient}</strong> <Badge value={`${bounce.kind} bounce`} tone="bad" />{' '}
+        <span class="muted mono">{bounce.reason}</span>
+      </p>
+      <p>{bounce.explanation}</p>
+      {suppression ? (
+        <p>
+          Suppressed since <Time iso={suppression.createdAt} /> ({suppression.type.replace('_', ' ')}).{' '}
+          <button
+            type="button"
+            class="secondary"
+            disabled={lift.busy}
+            onClick={() =>
+              void lift.run(async () => {
+                if (!window.confirm(`Remove ${bounce.recipient}? Mail to it will be sent again.`)) return;
+                await del(`/v1/suppressions/${encodeURIComponent(suppression.id)}`);
+                await reload();
+              })
+            }
+          >
+            Remove the suppression
+          </button>
+        </p>
+      ) : load.state === 'ok' && live && bounce.kind === 'hard' ? (
+        <p class="muted">The address is not suppressed now: it was removed from your suppressions.</p>
+      ) : null}
+      {lift.error ? <ErrorBox message={lift.error} /> : null}
     </div>
   );
 }
