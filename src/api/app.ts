@@ -9,6 +9,7 @@ import { internalBounceRoutes } from '../modules/bounces/internal-bounces.routes
 import { brandingRoutes, publicBrandingRoutes } from '../modules/branding/branding.routes';
 import { publicUnsubscribeRoutes } from '../modules/unsubscribe/unsubscribe.routes';
 import { domainRoutes } from '../modules/domains/domains.routes';
+import { domainTestEmailRoutes } from '../modules/sending/domain-test-email.routes';
 import { emailRoutes } from '../modules/sending/emails.routes';
 import { inboundRoutes } from '../modules/inbound/inbound.routes';
 import { settingsRoutes } from '../modules/settings/settings.routes';
@@ -119,6 +120,7 @@ export function createApp(appDeps: AppDeps): ApiApp {
     accountRoutes(deps, credentialLimiter),
     apiKeyRoutes(deps),
     domainRoutes(deps),
+    domainTestEmailRoutes(deps),
     emailRoutes(deps),
     inboundRoutes(deps),
     suppressionRoutes(deps),

@@ -202,6 +202,11 @@ describe('security: every state-changing route is audited', () => {
       newDomain,
       (id) => `/v1/domains/${id}/verify`,
     ),
+    // The dashboard's test email (issue 29 item 6): the entry names the email it sent.
+    'POST /v1/domains/{domainId}/test-email': asUser('email.test_sent', async () => {
+      const id = await newDomain();
+      return { path: `/v1/domains/${id}/test-email`, token: customer.token, resourceId: (a) => a.id };
+    }),
     'PATCH /v1/emails/{id}': {
       action: 'email.rescheduled',
       actor: 'api_key',

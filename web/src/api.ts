@@ -123,6 +123,7 @@ export type DomainStatusHistory = Schemas['DomainStatusHistory'];
 export type DomainStatusChange = Schemas['DomainStatusChange'];
 export type CheckResult = Schemas['CheckResult'];
 export type Verification = Schemas['Verification'];
+export type TestEmailSent = Schemas['TestEmailSent'];
 export type InboundSummary = Schemas['InboundSummary'];
 export type InboundMessage = Schemas['InboundMessage'];
 export type InboundPage = Schemas['InboundPage'];

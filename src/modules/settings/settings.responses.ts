@@ -38,5 +38,16 @@ export const SettingsView = z
           .describe('Only when `usable` is false: what that breaks and how to set it.'),
       })
       .describe("Whether this server's MAIL_HOSTNAME is usable for mail on the Internet."),
+    mx: z
+      .object({
+        host: z.string().describe('MX_HOST: the name the MX records of receiving domains point to.'),
+        port: z
+          .number()
+          .int()
+          .describe(
+            'SMTP_PORT: the port this server’s MX listens on (2525 by default, 25 in the image), for trying inbound mail against it directly.',
+          ),
+      })
+      .describe('Where this server receives mail (docs/inbound.md, Try it before publishing the MX).'),
   })
   .meta({ id: 'Settings' });

@@ -14,7 +14,7 @@ import { effectiveLimits } from '../quota';
 
 interface Deps {
   readonly db: Kysely<Database>;
-  readonly config: QuotaConfig & Pick<Config, 'mailHostname' | 'spfIncludeHost'>;
+  readonly config: QuotaConfig & Pick<Config, 'mailHostname' | 'spfIncludeHost' | 'mxHost' | 'smtpPort'>;
   readonly userId: string;
 }
 
@@ -37,7 +37,8 @@ function mailHostnameView(config: Pick<Config, 'mailHostname' | 'spfIncludeHost'
 
 /**
  * `GET /v1/settings`: the account, its limits (effective; the operator's override; the
- * account's own; the platform default), current usage, and whether MAIL_HOSTNAME is usable.
+ * account's own; the platform default), current usage, whether MAIL_HOSTNAME is usable, and
+ * where this server's MX listens (the domain screen's try-it line sends to that port).
  */
 export async function getSettings(deps: Deps) {
   const user = await requireUser(deps.db, deps.userId);
@@ -66,6 +67,7 @@ export async function getSettings(deps: Deps) {
     },
     usage: await accountUsage(deps.db, user.id, limits),
     mailHostname: mailHostnameView(deps.config),
+    mx: { host: deps.config.mxHost, port: deps.config.smtpPort },
   };
 }
 

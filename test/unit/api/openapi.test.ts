@@ -25,6 +25,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 /** POST/PUT/PATCH routes that take no body. */
 const BODILESS = new Set([
   'POST /v1/domains/{domainId}/verify',
+  'POST /v1/domains/{domainId}/test-email',
   'POST /v1/emails/{id}/cancel',
   'POST /internal/accounts/{id}/reinstate',
   'POST /v1/auth/logout',

@@ -648,6 +648,23 @@ export interface paths {
     readonly patch?: never;
     readonly trace?: never;
   };
+  readonly '/v1/domains/{domainId}/test-email': {
+    readonly parameters: {
+      readonly query?: never;
+      readonly header?: never;
+      readonly path?: never;
+      readonly cookie?: never;
+    };
+    readonly get?: never;
+    readonly put?: never;
+    /** Send a test email from the domain, in test mode, to delivered@simulator.mailroom.invalid: captured, never delivered */
+    readonly post: operations['sendDomainTestEmail'];
+    readonly delete?: never;
+    readonly options?: never;
+    readonly head?: never;
+    readonly patch?: never;
+    readonly trace?: never;
+  };
   readonly '/v1/domains/{domainId}/verify': {
     readonly parameters: {
       readonly query?: never;
@@ -2080,6 +2097,13 @@ export interface components {
         /** @description False when it is no public fully qualified name (a single label, an IP, .local, .internal, .test, …). */
         readonly usable: boolean;
       };
+      /** @description Where this server receives mail (docs/inbound.md, Try it before publishing the MX). */
+      readonly mx: {
+        /** @description MX_HOST: the name the MX records of receiving domains point to. */
+        readonly host: string;
+        /** @description SMTP_PORT: the port this server’s MX listens on (2525 by default, 25 in the image), for trying inbound mail against it directly. */
+        readonly port: number;
+      };
       readonly usage: {
         readonly day: {
           readonly limit: number;
@@ -2158,6 +2182,20 @@ export interface components {
       readonly data: readonly components['schemas']['Suppression'][];
       readonly hasMore: boolean;
       readonly nextCursor: string | null;
+    };
+    readonly TestEmailSent: {
+      /** Format: date-time */
+      readonly createdAt: string;
+      /** @description `test@<domain>`, or the first listed address when `restrictSenders` is on. */
+      readonly from: string;
+      /** @description The email: `GET /v1/emails/{id}` follows it to `delivered` in the capture. */
+      readonly id: string;
+      /** @constant */
+      readonly mode: 'test';
+      /** @constant */
+      readonly status: 'queued';
+      /** @constant */
+      readonly to: 'delivered@simulator.mailroom.invalid';
     };
     readonly Verification: {
       readonly dkim: components['schemas']['CheckResult'];
@@ -7868,6 +7906,130 @@ export interface operations {
             readonly error?: {
               /** @enum {unknown} */
               readonly code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  readonly sendDomainTestEmail: {
+    readonly parameters: {
+      readonly query?: never;
+      readonly header?: never;
+      readonly path: {
+        /** @description Domain id (`dom_…`) */
+        readonly domainId: string;
+      };
+      readonly cookie?: never;
+    };
+    readonly requestBody?: never;
+    readonly responses: {
+      /** @description Queued (test mode) */
+      readonly 202: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['TestEmailSent'];
+        };
+      };
+      /** @description UNAUTHORIZED, INVALID_API_KEY */
+      readonly 401: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'UNAUTHORIZED' | 'INVALID_API_KEY';
+            };
+          };
+        };
+      };
+      /** @description ACCOUNT_SUSPENDED, SUPPRESSED_RECIPIENT, RESTRICTED_API_KEY, CSRF_FAILED */
+      readonly 403: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?:
+                'ACCOUNT_SUSPENDED' | 'SUPPRESSED_RECIPIENT' | 'RESTRICTED_API_KEY' | 'CSRF_FAILED';
+            };
+          };
+        };
+      };
+      /** @description DOMAIN_NOT_FOUND, NOT_FOUND */
+      readonly 404: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'DOMAIN_NOT_FOUND' | 'NOT_FOUND';
+            };
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      readonly 422: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description SENDING_LIMIT_EXCEEDED, RATE_LIMIT_EXCEEDED */
+      readonly 429: {
+        headers: {
+          /** @description Seconds to wait */
+          readonly 'Retry-After'?: number;
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'SENDING_LIMIT_EXCEEDED' | 'RATE_LIMIT_EXCEEDED';
+            };
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      readonly 500: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+      /** @description EMAIL_QUEUE_FAILED */
+      readonly 503: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'EMAIL_QUEUE_FAILED';
             };
           };
         };

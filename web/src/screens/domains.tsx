@@ -1,6 +1,7 @@
 // Screen 4: domains: add, the records to publish with a copy button each (none on a record that
 // cannot work: MAIL_HOSTNAME no public name, said by the banner), verify with every
-// check's code and next step, status history, one-click unsubscribe, delete (a 409 explained).
+// check's code and next step, one-click unsubscribe, receiving (domain-receiving.tsx), a test
+// email (domain-test-email.tsx), status history, delete or what to do instead (domain-delete.tsx).
 import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
 import type {
@@ -11,8 +12,11 @@ import type {
   DomainStatusHistory,
   Verification,
 } from '../api';
-import { ApiError, del, get, patch, post } from '../api';
+import { ApiError, get, patch, post } from '../api';
 import { Badge, CopyButton, Empty, ErrorBox, Loaded, PageTitle, Time, useAction, useLoad } from '../ui';
+import { DeleteDomain } from './domain-delete';
+import { Receiving } from './domain-receiving';
+import { TestEmail } from './domain-test-email';
 import { MailHostnameCheck } from './mail-hostname';
 
 /**
@@ -113,8 +117,21 @@ export function DomainDetail(props: { id: string }) {
   const [result, setResult] = useState<Verification | null>(null);
   const verify = useAction();
   const unsub = useAction();
-  const remove = useAction();
-  const [, navigate] = useLocation();
+  /** Verify DNS now: the result (also a failing one, carried in a 409's details) and the reloads. */
+  const verifyNow = async (): Promise<Verification> => {
+    let v: Verification;
+    try {
+      v = await post<Verification>(`${path}/verify`);
+      setResult(v);
+    } catch (err) {
+      const held = err instanceof ApiError ? err.body.details?.verification : undefined;
+      if (held) setResult(held as Verification);
+      throw err;
+    }
+    await reload();
+    await reloadHistory();
+    return v;
+  };
   return (
     <section>
       <p>
@@ -160,7 +177,7 @@ export function DomainDetail(props: { id: string }) {
                     <tr key={`${r.purpose}:${r.name}`}>
                       <td>
                         {r.purpose}
-                        {r.required ? '' : ' (optional)'}
+                        {r.purpose === 'mx' ? ' (receiving)' : r.required ? '' : ' (optional)'}
                       </td>
                       <td data-label="Type">{r.type}</td>
                       <td data-label="Name">
@@ -185,55 +202,25 @@ export function DomainDetail(props: { id: string }) {
                 </tbody>
               </table>
             </div>
+            <p class="muted" data-note="mx">
+              {d.receiveEnabled
+                ? 'The mx record is for receiving: see Receiving mail below.'
+                : 'No MX record: receiving is off. Turn it on under Receiving mail below and its MX record appears.'}
+            </p>
             <div class="actions">
               <button
                 type="button"
                 disabled={verify.busy}
                 onClick={() =>
                   void verify.run(async () => {
-                    try {
-                      setResult(await post<Verification>(`${path}/verify`));
-                    } catch (err) {
-                      const v = err instanceof ApiError ? err.body.details?.verification : undefined;
-                      if (v) setResult(v as Verification);
-                      throw err;
-                    }
-                    await reload();
-                    await reloadHistory();
+                    await verifyNow();
                   })
                 }
               >
                 {verify.busy ? 'Checking DNS…' : 'Verify DNS now'}
               </button>
-              <button
-                type="button"
-                class="danger"
-                disabled={remove.busy}
-                onClick={() =>
-                  void remove.run(async () => {
-                    if (
-                      !window.confirm(
-                        `Delete ${d.domain}? Its DKIM key is destroyed, and any test-mode messages from it go with it.`,
-                      )
-                    )
-                      return;
-                    try {
-                      await del(path);
-                    } catch (err) {
-                      if (err instanceof ApiError && err.body.code === 'DOMAIN_HAS_HISTORY')
-                        // The API's message says why and what to do instead (revoke its keys, unpublish).
-                        throw new Error(`${err.body.message}.`, { cause: err });
-                      throw err;
-                    }
-                    navigate('/domains');
-                  })
-                }
-              >
-                Delete domain
-              </button>
             </div>
             {verify.error ? <ErrorBox message={verify.error} /> : null}
-            {remove.error ? <ErrorBox message={remove.error} /> : null}
             {result ? <VerifyResult v={result} /> : null}
             <h2>One-click unsubscribe</h2>
             <label class="inline">
@@ -253,6 +240,8 @@ export function DomainDetail(props: { id: string }) {
               own
             </label>
             {unsub.error ? <ErrorBox message={unsub.error} /> : null}
+            <Receiving d={d} path={path} reload={reload} />
+            <TestEmail d={d} path={path} />
             <h2>Status history</h2>
             <Loaded load={history}>
               {(h) =>
@@ -263,6 +252,7 @@ export function DomainDetail(props: { id: string }) {
                 )
               }
             </Loaded>
+            <DeleteDomain d={d} path={path} reload={reload} verifyNow={verifyNow} />
           </>
         )}
       </Loaded>
