@@ -12,6 +12,32 @@ export interface RequestOptions {
   readonly body?: unknown;
 }
 
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/** undici's error for a pooled connection the server closed (its keep-alive timeout ran out). */
+function closedByServer(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: unknown } } | null)?.cause;
+  return cause?.code === 'UND_ERR_SOCKET';
+}
+
+/**
+ * fetch, robust to the keep-alive race. The API closes a connection idle for 5 s (its
+ * keepAliveTimeout); a test that blocks its event loop about that long (populating thousands of
+ * rows with synchronous SQLite writes) can send its next request on a pooled socket just as the
+ * server closes it, and get "other side closed" (CI, twice, after populateMail). First one turn of
+ * the event loop, so a close already received and undici's expired idle timers are seen; then,
+ * as browsers do, one retry of an idempotent request that still met the race.
+ */
+async function fetchFresh(url: string, init: RequestInit & { method: string }): Promise<Response> {
+  await new Promise((resolve) => setImmediate(resolve));
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (!IDEMPOTENT.has(init.method.toUpperCase()) || !closedByServer(err)) throw err;
+    return fetch(url, init);
+  }
+}
+
 /** A tiny JSON client over fetch for tests: never throws on HTTP status, returns parsed body. */
 export class ApiClient {
   constructor(readonly baseUrl: string) {}
@@ -28,7 +54,7 @@ export class ApiClient {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    const res = await fetchFresh(`${this.baseUrl}${path}`, { method, headers, body });
     const text = await res.text();
     let parsed: unknown;
     try {
