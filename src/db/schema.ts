@@ -347,6 +347,14 @@ export interface WebhookAttemptsTable {
   /** The first RESPONSE_EXCERPT_BYTES of the receiver's body, as UTF-8 (migration 017); null without a response. */
   response_excerpt: string | null;
   created_at: string;
+  /** JSON object of the request headers sent (the signatures among them, never the secret); null before migration 027. */
+  request_headers: string | null;
+  /** The request body sent; null before migration 027. */
+  request_body: string | null;
+  /** `test` for an attempt of test-mode mail's event or of `webhook.test` (migration 027). */
+  mode: Generated<SendMode>;
+  /** The delivery id this one redelivers (POST …/attempts/{attemptId}/redeliver), else null. */
+  redelivery_of: string | null;
 }
 
 /** Messages per account, UTC day of creation and current status; kept by triggers on `emails` (migration 005). */

@@ -109,6 +109,53 @@ describe('security: every state-changing route is audited', () => {
         email: `s${next()}@dest.example`,
       })
     ).id;
+  /**
+   * An attempt in the endpoint's log, with its event, as the worker records them (this walk runs
+   * no worker): what a redelivery needs.
+   */
+  const loggedAttempt = async (webhookId: string): Promise<string> => {
+    const n = next();
+    const at = new Date().toISOString();
+    const payload = {
+      event: 'email.delivered',
+      emailId: `email_a${n}`,
+      timestamp: at,
+      recipient: 'r@dest.example',
+    };
+    await db
+      .insertInto('outbox')
+      .values({
+        id: `obx_audit${n}`,
+        user_id: customer.userId,
+        event: 'email.delivered',
+        email_id: payload.emailId,
+        recipient: payload.recipient,
+        payload: JSON.stringify(payload),
+        created_at: at,
+        dispatched_at: at,
+      })
+      .execute();
+    const id = `01audit${String(n).padStart(19, '0')}`;
+    await db
+      .insertInto('webhook_attempts')
+      .values({
+        id,
+        webhook_id: webhookId,
+        user_id: customer.userId,
+        delivery_id: `whd_audit${n}`,
+        outbox_id: `obx_audit${n}`,
+        event: 'email.delivered',
+        attempt: 1,
+        succeeded: 0,
+        http_status: 500,
+        error: 'HTTP 500',
+        duration_ms: 12,
+        response_excerpt: '',
+        created_at: at,
+      })
+      .execute();
+    return id;
+  };
   const later = (hours: number): string => new Date(Date.now() + hours * 3_600_000).toISOString();
   const scheduledEmail = async (): Promise<string> =>
     (
@@ -263,6 +310,15 @@ describe('security: every state-changing route is audited', () => {
       newWebhook,
       (id) => `/v1/webhooks/${id}/test`,
     ),
+    'POST /v1/webhooks/{id}/attempts/{attemptId}/redeliver': asUser('webhook.redelivered', async () => {
+      const id = await newWebhook();
+      const attemptId = await loggedAttempt(id);
+      return {
+        path: `/v1/webhooks/${id}/attempts/${attemptId}/redeliver`,
+        token: customer.token,
+        resourceId: id,
+      };
+    }),
     'POST /v1/webhooks/{id}/rotate-secret': onFresh(
       'webhook.secret_rotated',
       newWebhook,

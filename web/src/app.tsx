@@ -15,7 +15,8 @@ import { Operator } from './screens/operator';
 import { Overview } from './screens/overview';
 import { Settings } from './screens/settings';
 import { Suppressions } from './screens/suppressions';
-import { WebhookDetail, Webhooks } from './screens/webhooks';
+import { WebhookDetail } from './screens/webhook-detail';
+import { Webhooks } from './screens/webhooks';
 
 const NAV: readonly (readonly [string, string])[] = [
   ['/overview', 'Overview'],

@@ -25,6 +25,7 @@ import * as m023 from './023-daily-count-slots';
 import * as m024 from './024-live-mail-index';
 import * as m025 from './025-invitations';
 import * as m026 from './026-inbound-unparsed';
+import * as m027 from './027-webhook-attempt-request';
 
 /** Numbered migrations, applied in key order at start. Append; never edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '024-live-mail-index': m024,
   '025-invitations': m025,
   '026-inbound-unparsed': m026,
+  '027-webhook-attempt-request': m027,
 };

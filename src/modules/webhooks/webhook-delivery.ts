@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database, SendMode } from '../../db/schema';
 import type { BackoffPolicy } from '../../jobs/backoff';
 import { backoffMs } from '../../jobs/backoff';
 import { sortableId } from '../../shared/ids';
@@ -15,6 +15,7 @@ import type { RequestOutcome } from './webhook-request';
 import { postWebhook } from './webhook-request';
 import { resendPayload } from './resend-payload';
 import { secretContext, signatureHeaders } from './webhook-signature';
+import { TEST_EVENT } from './webhook-test-event';
 import { urlHost } from './webhook-url';
 import * as repo from './webhooks.repository';
 
@@ -91,16 +92,17 @@ export async function deliverAttempt(
     hook.payload_format === 'resend'
       ? await resendPayload(deps.db, hook.user_id, outbox.payload)
       : outbox.payload;
+  const headers = {
+    'Content-Type': 'application/json',
+    'User-Agent': USER_AGENT,
+    'X-Mail-Event': outbox.event,
+    'X-Mail-Delivery-Id': job.deliveryId,
+    ...signatureHeaders(secret, job.deliveryId, body, Math.floor(Date.now() / 1000)),
+  };
   const outcome = await postWebhook({
     url,
     body,
-    headers: {
-      'Content-Type': 'application/json',
-      'User-Agent': USER_AGENT,
-      'X-Mail-Event': outbox.event,
-      'X-Mail-Delivery-Id': job.deliveryId,
-      ...signatureHeaders(secret, job.deliveryId, body, Math.floor(Date.now() / 1000)),
-    },
+    headers,
     guard: deps.guard,
     resolve: deps.resolve,
     timeoutMs: deps.timeoutMs,
@@ -109,7 +111,8 @@ export async function deliverAttempt(
   // Stopped by shutdown or a lost lease: not the receiver's failure. The job comes back through its lease.
   if (!outcome.ok && signal.aborted) throw new Error('webhook delivery interrupted');
 
-  const recorded = await record(deps, job, hook.user_id, outbox.event, outcome);
+  const sent: SentRequest = { headers, body, mode: attemptMode(outbox.event, outbox.payload) };
+  const recorded = await record(deps, job, hook.user_id, outbox.event, sent, outcome);
   const fields = { ...base, userId: hook.user_id, webhookEvent: outbox.event, host: urlHost(url) };
   if (outcome.ok) {
     deps.log.info({
@@ -141,6 +144,26 @@ export async function deliverAttempt(
   }
 }
 
+/** What an attempt sent (or tried to: a refused address or a failed lookup sends nothing), as the log keeps it. */
+interface SentRequest {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly mode: SendMode;
+}
+
+/**
+ * `test` for the dashboard's test event and for events of test-mode mail, whose payloads carry
+ * `mode: "test"` (webhook-outbox.repository.ts); everything else is live.
+ */
+export function attemptMode(event: string, payload: string): SendMode {
+  if (event === TEST_EVENT) return 'test';
+  try {
+    return (JSON.parse(payload) as { mode?: unknown }).mode === 'test' ? 'test' : 'live';
+  } catch {
+    return 'live';
+  }
+}
+
 interface Recorded {
   readonly consecutiveFailures: number;
   readonly disabledNow: boolean;
@@ -152,6 +175,7 @@ async function record(
   job: DeliverJob,
   userId: string,
   event: string,
+  sent: SentRequest,
   outcome: RequestOutcome,
 ): Promise<Recorded> {
   return deps.db.transaction().execute(async (trx) => {
@@ -171,6 +195,10 @@ async function record(
       duration_ms: outcome.durationMs,
       response_excerpt: outcome.httpStatus === null ? null : outcome.responseExcerpt,
       created_at: at,
+      request_headers: JSON.stringify(sent.headers),
+      request_body: sent.body,
+      mode: sent.mode,
+      redelivery_of: job.redeliveryOf ?? null,
     });
     await repo.pruneAttempts(
       trx,

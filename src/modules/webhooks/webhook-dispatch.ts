@@ -35,6 +35,11 @@ export interface DeliverJob {
   readonly webhookId: string;
   /** 1 on the first attempt. */
   readonly attempt: number;
+  /**
+   * Set on a redelivery (POST /v1/webhooks/{id}/attempts/{attemptId}/redeliver): the delivery
+   * id it repeats. A redelivery is a delivery of its own, with a new `deliveryId`.
+   */
+  readonly redeliveryOf?: string | undefined;
 }
 
 export interface DispatchJob {
@@ -44,9 +49,16 @@ export interface DispatchJob {
 
 export type WebhookJob = DeliverJob | DispatchJob;
 
-/** The job key of a delivery's attempt: `<outboxId>:<webhookId>` for the first, `:<n>` after. */
-export function deliveryJobKey(outboxId: string, webhookId: string, attempt: number): string {
-  return attempt === 1 ? `${outboxId}:${webhookId}` : `${outboxId}:${webhookId}:${attempt}`;
+/**
+ * The job key of a delivery's attempt: `<outboxId>:<webhookId>` for the first, `:<n>` after.
+ * The fan-out's key leaves the random delivery id out, so a row swept twice still makes one
+ * delivery; a redelivery's key has it (`<outboxId>:<webhookId>:<deliveryId>[:<n>]`), as each
+ * is asked for once. Both start `<outboxId>:`, which retention reads as "still pending".
+ */
+export function deliveryJobKey(job: DeliverJob): string {
+  const delivery = job.redeliveryOf === undefined ? '' : `:${job.deliveryId}`;
+  const attempt = job.attempt === 1 ? '' : `:${job.attempt}`;
+  return `${job.outboxId}:${job.webhookId}${delivery}${attempt}`;
 }
 
 export async function enqueueAttempt(
@@ -59,7 +71,7 @@ export async function enqueueAttempt(
     payload: job,
     runAt,
     maxAttempts: DELIVER_JOB_MAX_ATTEMPTS,
-    dedupeKey: deliveryJobKey(job.outboxId, job.webhookId, job.attempt),
+    dedupeKey: deliveryJobKey(job),
   });
 }
 

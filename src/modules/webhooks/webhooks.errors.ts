@@ -13,3 +13,15 @@ export const webhookDisabled = defineError(
   409,
   'This webhook is disabled; enable it (POST /v1/webhooks/{id}/enable) before sending a test event',
 );
+/** The attempt to redeliver is not in this endpoint's log (another account's, another endpoint's, or pruned). */
+export const webhookAttemptNotFound = defineError(
+  'WEBHOOK_ATTEMPT_NOT_FOUND',
+  404,
+  'No such delivery attempt for this webhook',
+);
+/** A redelivery sends the event's outbox row again; retention may have deleted it since. */
+export const webhookEventExpired = defineError(
+  'WEBHOOK_EVENT_EXPIRED',
+  409,
+  'The event of this attempt is no longer kept (RETENTION_WEBHOOK_EVENTS_DAYS), so it cannot be redelivered',
+);

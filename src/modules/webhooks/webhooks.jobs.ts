@@ -22,6 +22,7 @@ const jobPayload = z.discriminatedUnion('kind', [
     outboxId: z.string().min(1),
     webhookId: z.string().min(1),
     attempt: z.number().int().min(1),
+    redeliveryOf: z.string().min(1).optional(),
   }),
   z.object({ kind: z.literal('dispatch'), slot: z.string() }),
 ]);

@@ -89,6 +89,22 @@ export async function listAttempts(
     .execute();
 }
 
+/** One attempt of an endpoint of the account, or undefined. */
+export async function findAttempt(
+  db: Kysely<Database>,
+  userId: string,
+  webhookId: string,
+  attemptId: string,
+): Promise<WebhookAttemptRow | undefined> {
+  return db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('id', '=', attemptId)
+    .where('webhook_id', '=', webhookId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
 export async function insertAttempt(db: Kysely<Database>, row: WebhookAttemptRow): Promise<void> {
   await db.insertInto('webhook_attempts').values(row).execute();
 }

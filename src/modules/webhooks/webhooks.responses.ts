@@ -44,6 +44,27 @@ export const WebhookAttemptView = z
       description: "The first 512 bytes of the receiver's response body (UTF-8); null when it did not answer",
     }),
     createdAt: timestamp,
+    request: z
+      .object({
+        headers: z.record(z.string(), z.string()).meta({
+          description:
+            'The request headers as sent: Content-Type, User-Agent, X-Mail-Event, X-Mail-Delivery-Id, X-Mail-Signature and the Standard Webhooks webhook-*/svix-* trio. The signatures are not secret; the signing secret is never included',
+        }),
+        body: z.string().meta({ description: 'The raw body as sent (the bytes the signatures cover)' }),
+      })
+      .nullable()
+      .meta({
+        description:
+          'What this attempt sent, or tried to send (a refused address or a failed lookup sends nothing; see error); null for attempts made before Mailroom kept it',
+      }),
+    mode: z.enum(['live', 'test']).meta({
+      description:
+        '`test` for an event of mail sent with a test-mode key (captured, never delivered) and for `webhook.test`; `live` otherwise',
+    }),
+    redeliveryOf: z.string().nullable().meta({
+      description:
+        'On a redelivery (POST /v1/webhooks/{id}/attempts/{attemptId}/redeliver), the deliveryId it repeats; else null',
+    }),
   })
   .meta({ id: 'WebhookAttempt' });
 
@@ -66,3 +87,15 @@ export const WebhookTestQueued = z
 export const RotatedWebhookView = WebhookView.extend({
   secret: z.string().describe('The new signing secret; shown once.'),
 }).meta({ id: 'RotatedWebhook' });
+
+/** webhook-redelivery.ts redeliverAttempt */
+export const WebhookRedeliveryQueued = z
+  .object({
+    webhookId: z.string(),
+    attemptId: z.string(),
+    event: z.string(),
+    deliveryId: z.string().describe("The new delivery's X-Mail-Delivery-Id"),
+    redeliveryOf: z.string().describe('The deliveryId of the attempt redelivered'),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'WebhookRedeliveryQueued' });

@@ -5,6 +5,7 @@ import { RouteGroup } from '../../http/route';
 import { createSealer } from '../../shared/seal';
 import { destinationCheckFromConfig } from './destination-check';
 import { signalWork } from '../../shared/work-signal';
+import { redeliverAttempt } from './webhook-redelivery';
 import { sendTestEvent } from './webhook-test-event';
 import { createWebhookBody, patchWebhookBody } from './webhooks.schemas';
 import {
@@ -19,6 +20,7 @@ import {
   CreatedWebhookView,
   WebhookDetailView,
   WebhookList,
+  WebhookRedeliveryQueued,
   WebhookTestQueued,
   RotatedWebhookView,
   WebhookView,
@@ -173,6 +175,32 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       const { userId } = requireAuth(ctx);
       ctx.status = 202;
       ctx.body = await sendTestEvent({ db, userId, actor: requestActor(ctx), id: ctx.params.id ?? '' });
+      signalWork();
+    },
+  );
+
+  routes.define(
+    {
+      method: 'post',
+      path: '/:id/attempts/:attemptId/redeliver',
+      ids: { id: 'whk' },
+      auth: 'either',
+      operationId: 'redeliverWebhookAttempt',
+      summary:
+        "Queue a new delivery of an attempt's event to this endpoint: a new deliveryId, the same body; its attempts show in the log",
+      ok: { status: 202, schema: WebhookRedeliveryQueued, description: 'Queued' },
+      errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_ATTEMPT_NOT_FOUND', 'WEBHOOK_DISABLED', 'WEBHOOK_EVENT_EXPIRED'],
+    },
+    async (ctx) => {
+      const { userId } = requireAuth(ctx);
+      ctx.status = 202;
+      ctx.body = await redeliverAttempt({
+        db,
+        userId,
+        actor: requestActor(ctx),
+        id: ctx.params.id ?? '',
+        attemptId: ctx.params.attemptId ?? '',
+      });
       signalWork();
     },
   );

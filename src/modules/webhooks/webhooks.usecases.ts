@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, WebhookDisabledReason, WebhookPayloadFormat } from '../../db/schema';
+import type { Database, SendMode, WebhookDisabledReason, WebhookPayloadFormat } from '../../db/schema';
 import { serialise } from '../../db/serialise';
 import { validationError } from '../../shared/app-error';
 import { isoNow } from '../../shared/clock';
@@ -50,6 +50,25 @@ export interface WebhookAttemptView {
   /** The start of the receiver's body (up to 512 bytes), or null when it did not answer. */
   readonly responseExcerpt: string | null;
   readonly createdAt: string;
+  /** The request this attempt sent (or tried to), signatures included; null for attempts before it was kept. */
+  readonly request: { readonly headers: Record<string, string>; readonly body: string } | null;
+  /** `test` for an event of test-mode mail or a `webhook.test` (issue 29 item 6). */
+  readonly mode: SendMode;
+  /** The delivery id this delivery redelivers, else null. */
+  readonly redeliveryOf: string | null;
+}
+
+/** The stored header object; a row edited by hand into something else shows as no headers. */
+function parseHeaders(json: string): Record<string, string> {
+  try {
+    const value = JSON.parse(json) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+    return Object.fromEntries(
+      Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+  } catch {
+    return {};
+  }
 }
 
 export function webhookView(r: WebhookRow): WebhookView {
@@ -81,6 +100,12 @@ export function attemptView(r: WebhookAttemptRow): WebhookAttemptView {
     durationMs: r.duration_ms,
     responseExcerpt: r.response_excerpt,
     createdAt: r.created_at,
+    request:
+      r.request_headers === null || r.request_body === null
+        ? null
+        : { headers: parseHeaders(r.request_headers), body: r.request_body },
+    mode: r.mode,
+    redeliveryOf: r.redelivery_of,
   };
 }
 

@@ -1134,6 +1134,23 @@ export interface paths {
     readonly patch: operations['updateWebhook'];
     readonly trace?: never;
   };
+  readonly '/v1/webhooks/{id}/attempts/{attemptId}/redeliver': {
+    readonly parameters: {
+      readonly query?: never;
+      readonly header?: never;
+      readonly path?: never;
+      readonly cookie?: never;
+    };
+    readonly get?: never;
+    readonly put?: never;
+    /** Queue a new delivery of an attempt's event to this endpoint: a new deliveryId, the same body; its attempts show in the log */
+    readonly post: operations['redeliverWebhookAttempt'];
+    readonly delete?: never;
+    readonly options?: never;
+    readonly head?: never;
+    readonly patch?: never;
+    readonly trace?: never;
+  };
   readonly '/v1/webhooks/{id}/enable': {
     readonly parameters: {
       readonly query?: never;
@@ -2251,6 +2268,22 @@ export interface components {
       readonly event: string;
       readonly httpStatus: number | null;
       readonly id: string;
+      /**
+       * @description `test` for an event of mail sent with a test-mode key (captured, never delivered) and for `webhook.test`; `live` otherwise
+       * @enum {string}
+       */
+      readonly mode: 'live' | 'test';
+      /** @description On a redelivery (POST /v1/webhooks/{id}/attempts/{attemptId}/redeliver), the deliveryId it repeats; else null */
+      readonly redeliveryOf: string | null;
+      /** @description What this attempt sent, or tried to send (a refused address or a failed lookup sends nothing; see error); null for attempts made before Mailroom kept it */
+      readonly request: {
+        /** @description The raw body as sent (the bytes the signatures cover) */
+        readonly body: string;
+        /** @description The request headers as sent: Content-Type, User-Agent, X-Mail-Event, X-Mail-Delivery-Id, X-Mail-Signature and the Standard Webhooks webhook-*\/svix-* trio. The signatures are not secret; the signing secret is never included */
+        readonly headers: {
+          readonly [key: string]: string;
+        };
+      } | null;
       /** @description The first 512 bytes of the receiver's response body (UTF-8); null when it did not answer */
       readonly responseExcerpt: string | null;
       readonly succeeded: boolean;
@@ -2283,6 +2316,17 @@ export interface components {
     };
     readonly WebhookList: {
       readonly data: readonly components['schemas']['Webhook'][];
+    };
+    readonly WebhookRedeliveryQueued: {
+      readonly attemptId: string;
+      /** Format: date-time */
+      readonly createdAt: string;
+      /** @description The new delivery's X-Mail-Delivery-Id */
+      readonly deliveryId: string;
+      readonly event: string;
+      /** @description The deliveryId of the attempt redelivered */
+      readonly redeliveryOf: string;
+      readonly webhookId: string;
     };
     readonly WebhookTestQueued: {
       /** Format: date-time */
@@ -12526,6 +12570,131 @@ export interface operations {
             readonly error?: {
               /** @enum {unknown} */
               readonly code?: 'UNSUPPORTED_MEDIA_TYPE';
+            };
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      readonly 422: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      readonly 429: {
+        headers: {
+          /** @description Seconds to wait */
+          readonly 'Retry-After'?: number;
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'RATE_LIMIT_EXCEEDED';
+            };
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      readonly 500: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  readonly redeliverWebhookAttempt: {
+    readonly parameters: {
+      readonly query?: never;
+      readonly header?: never;
+      readonly path: {
+        /** @description attemptId */
+        readonly attemptId: string;
+        /** @description The resource id (operator routes: an account id or its email address) */
+        readonly id: string;
+      };
+      readonly cookie?: never;
+    };
+    readonly requestBody?: never;
+    readonly responses: {
+      /** @description Queued */
+      readonly 202: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['WebhookRedeliveryQueued'];
+        };
+      };
+      /** @description UNAUTHORIZED, INVALID_API_KEY */
+      readonly 401: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'UNAUTHORIZED' | 'INVALID_API_KEY';
+            };
+          };
+        };
+      };
+      /** @description ACCOUNT_SUSPENDED, RESTRICTED_API_KEY, FORBIDDEN, CSRF_FAILED */
+      readonly 403: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'ACCOUNT_SUSPENDED' | 'RESTRICTED_API_KEY' | 'FORBIDDEN' | 'CSRF_FAILED';
+            };
+          };
+        };
+      };
+      /** @description WEBHOOK_NOT_FOUND, WEBHOOK_ATTEMPT_NOT_FOUND, NOT_FOUND */
+      readonly 404: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'WEBHOOK_NOT_FOUND' | 'WEBHOOK_ATTEMPT_NOT_FOUND' | 'NOT_FOUND';
+            };
+          };
+        };
+      };
+      /** @description WEBHOOK_DISABLED, WEBHOOK_EVENT_EXPIRED */
+      readonly 409: {
+        headers: {
+          readonly [name: string]: unknown;
+        };
+        content: {
+          readonly 'application/json': components['schemas']['Error'] & {
+            readonly error?: {
+              /** @enum {unknown} */
+              readonly code?: 'WEBHOOK_DISABLED' | 'WEBHOOK_EVENT_EXPIRED';
             };
           };
         };

@@ -1,36 +1,22 @@
-// Screen 6: webhooks: create with an event picker (secret shown once), the attempt log,
-// re-enable after auto-disable, send a test event.
+// Screen 6: webhooks: create with an event picker (the signing secret shown once) and the list.
+// One endpoint's screen is webhook-detail.tsx.
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import type { CreatedWebhook, Webhook, WebhookDetail as WebhookDetailView, WebhookList } from '../api';
-import { del, enumValues, get, post } from '../api';
-import {
-  Badge,
-  CopyButton,
-  Empty,
-  ErrorBox,
-  Loaded,
-  PageTitle,
-  Time,
-  useAction,
-  useLoad,
-  field,
-} from '../ui';
+import type { CreatedWebhook, WebhookList } from '../api';
+import { get, post } from '../api';
+import { Badge, CopyButton, Empty, ErrorBox, Loaded, PageTitle, useAction, useLoad, field } from '../ui';
+import { EVENTS, EventPicker, pickedEvents } from './webhook-events';
 
-const EVENTS = enumValues<Webhook['events'][number]>({
-  'email.sent': true,
-  'email.delivered': true,
-  'email.bounced': true,
-  'email.failed': true,
-  'email.complained': true,
-  'email.received': true,
-  'email.unsubscribed': true,
-});
+/** What POST /v1/webhooks accepts as `url` (webhook-url.ts, destination-check.ts), in words. */
+const URL_RULES =
+  'An absolute http:// or https:// address, at most 2,048 characters, with no user name or password and no #fragment. ' +
+  "Addresses on loopback, private or link-local networks are refused unless the server's operator allows them.";
 
 export function Webhooks() {
   const [load, reload] = useLoad(() => get<WebhookList>('/v1/webhooks'), 'webhooks');
-  const [secret, setSecret] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const action = useAction();
+  const [refusal, setRefusal] = useState<string | null>(null);
   return (
     <section>
       <PageTitle>Webhooks</PageTitle>
@@ -40,12 +26,17 @@ export function Webhooks() {
           e.preventDefault();
           const form = e.currentTarget;
           const data = new FormData(form);
+          const picked = pickedEvents(data);
+          if ('refusal' in picked) {
+            action.clear();
+            setRefusal(picked.refusal);
+            return;
+          }
+          setRefusal(null);
           void action.run(async () => {
-            const created = await post<CreatedWebhook>('/v1/webhooks', {
-              url: field(data, 'url'),
-              events: data.getAll('events').map(String),
-            });
-            setSecret(created.secret);
+            setCreated(
+              await post<CreatedWebhook>('/v1/webhooks', { url: field(data, 'url'), events: picked.events }),
+            );
             form.reset();
             await reload();
           });
@@ -53,29 +44,38 @@ export function Webhooks() {
       >
         <h2>New webhook</h2>
         <label>
-          URL (https)
-          <input name="url" type="url" placeholder="https://example.com/hooks/mail" required />
+          Endpoint URL (http or https)
+          <input
+            name="url"
+            type="url"
+            placeholder="https://example.com/hooks/mail"
+            required
+            aria-describedby="webhook-url-rules"
+          />
         </label>
-        <fieldset>
-          <legend>Events</legend>
-          {EVENTS.map((ev) => (
-            <label key={ev} class="inline">
-              <input type="checkbox" name="events" value={ev} defaultChecked /> {ev}
-            </label>
-          ))}
-        </fieldset>
+        <p id="webhook-url-rules" class="muted small-text">
+          {URL_RULES}
+        </p>
+        <EventPicker checked={EVENTS} />
         <button type="submit" disabled={action.busy}>
           Create webhook
         </button>
       </form>
+      {refusal ? <ErrorBox message={refusal} /> : null}
       {action.error ? <ErrorBox message={action.error} /> : null}
-      {secret ? (
+      {created ? (
         <div class="card secret" role="status">
           <p>
-            <strong>Signing secret, shown only once:</strong> <code class="mono">{secret}</code>{' '}
-            <CopyButton value={secret} label="signing secret" />
+            <strong>Signing secret, shown only once:</strong> <code class="mono">{created.secret}</code>{' '}
+            <CopyButton value={created.secret} label="signing secret" />
           </p>
-          <button type="button" class="secondary" onClick={() => setSecret(null)}>
+          <p>
+            Store it where your receiver verifies X-Mail-Signature: it cannot be shown again, only rotated.
+          </p>
+          {created.warnings?.map((w) => (
+            <p key={w}>{w}</p>
+          ))}
+          <button type="button" class="secondary" onClick={() => setCreated(null)}>
             I have stored it
           </button>
         </div>
@@ -96,137 +96,6 @@ export function Webhooks() {
             </ul>
           )
         }
-      </Loaded>
-    </section>
-  );
-}
-
-export function WebhookDetail(props: { id: string }) {
-  const path = `/v1/webhooks/${encodeURIComponent(props.id)}`;
-  const [load, reload] = useLoad(() => get<WebhookDetailView>(path), path);
-  const action = useAction();
-  const [note, setNote] = useState<string | null>(null);
-  return (
-    <section>
-      <p>
-        <Link href="/webhooks">← Webhooks</Link>
-      </p>
-      <Loaded load={load}>
-        {(w) => (
-          <>
-            <PageTitle>Webhook</PageTitle>
-            <dl class="facts">
-              <dt>URL</dt>
-              <dd class="mono">{w.url}</dd>
-              <dt>State</dt>
-              <dd>
-                <Badge value={w.enabled ? 'enabled' : 'disabled'} />
-                {w.disabledReason ? <span> {w.disabledReason}</span> : null}
-              </dd>
-              <dt>Consecutive failures</dt>
-              <dd>{w.consecutiveFailures}</dd>
-              <dt>Last success</dt>
-              <dd>
-                <Time iso={w.lastSuccessAt} />
-              </dd>
-              <dt>Last failure</dt>
-              <dd>
-                <Time iso={w.lastFailureAt} />
-              </dd>
-            </dl>
-            <div class="actions">
-              {!w.enabled ? (
-                <button
-                  type="button"
-                  onClick={() =>
-                    void action.run(async () => {
-                      await post(`${path}/enable`);
-                      setNote('Re-enabled: the failure count is reset.');
-                      await reload();
-                    })
-                  }
-                >
-                  Re-enable
-                </button>
-              ) : null}
-              <button
-                type="button"
-                class="secondary"
-                onClick={() =>
-                  void action.run(async () => {
-                    await post(`${path}/test`);
-                    setNote('Test event queued: its attempt appears below.');
-                    await reload();
-                  })
-                }
-              >
-                Send a test event
-              </button>
-              <button type="button" class="secondary" onClick={() => void reload()}>
-                Refresh
-              </button>
-              <button
-                type="button"
-                class="danger"
-                onClick={() =>
-                  void action.run(async () => {
-                    if (!window.confirm('Delete this webhook?')) return;
-                    await del(path);
-                    window.history.back();
-                  })
-                }
-              >
-                Delete
-              </button>
-            </div>
-            {note ? <p role="status">{note}</p> : null}
-            {action.error ? <ErrorBox message={action.error} /> : null}
-            <h2>Attempts</h2>
-            {w.attempts.length === 0 ? (
-              <Empty>No attempts yet.</Empty>
-            ) : (
-              <div class="table-wrap" tabIndex={0}>
-                <table>
-                  <caption class="sr-only">Delivery attempts, newest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">Event</th>
-                      <th scope="col">Attempt</th>
-                      <th scope="col">Result</th>
-                      <th scope="col">Response</th>
-                      <th scope="col">Duration</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {w.attempts.map((a) => (
-                      <tr key={a.id}>
-                        <td>
-                          <Time iso={a.createdAt} />
-                        </td>
-                        <td>{a.event}</td>
-                        <td>{a.attempt}</td>
-                        <td>
-                          <Badge value={a.succeeded ? 'ok' : 'failed'} />
-                        </td>
-                        <td class="mono">
-                          {a.httpStatus ?? ''} {a.error ?? ''}
-                          {a.responseExcerpt ? (
-                            <details>
-                              <summary>Response body</summary>
-                              <pre class="excerpt">{a.responseExcerpt}</pre>
-                            </details>
-                          ) : null}
-                        </td>
-                        <td>{a.durationMs} ms</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </>
-        )}
       </Loaded>
     </section>
   );
