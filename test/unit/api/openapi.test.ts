@@ -32,6 +32,7 @@ const BODILESS = new Set([
   'POST /v1/webhooks/{id}/enable',
   'POST /v1/webhooks/{id}/test',
   'POST /v1/webhooks/{id}/rotate-secret',
+  'POST /v1/webhooks/{id}/attempts/{attemptId}/redeliver',
   // The Resend-compatible surface (issue 20): the SDK posts these without a body.
   'POST /emails/{id}/cancel',
   'POST /domains/{id}/verify',
