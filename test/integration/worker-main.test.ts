@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { queueDepths } from '../../src/jobs/queue-stats';
 import { openTestDatabase } from '../helpers/open-database';
 import { processDatabase } from '../helpers/test-db';
+import { waitUntil } from '../helpers/wait-until';
 import { startWorkerProcess as startWorker } from '../helpers/worker-process';
 
 async function freePort(): Promise<number> {
@@ -61,6 +62,13 @@ void describe('worker process (dist/src/worker/main.js)', () => {
         assert.equal(missing.status, 404);
         assert.equal(((await missing.json()) as { error: { code: string } }).error.code, 'NOT_FOUND');
 
+        // The health port opens before the runner's start is logged (on PostgreSQL, after its
+        // LISTEN is ready), and the line crosses a pipe: wait for it rather than race it.
+        await waitUntil(
+          'worker_started in the log',
+          () => w.lines.some((l) => l.event === 'worker_started'),
+          10_000,
+        );
         const started = w.lines.find((l) => l.event === 'worker_started');
         assert.ok(started, 'logged worker_started');
         assert.equal(started.process, 'worker');
