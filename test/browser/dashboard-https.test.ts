@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
-import { browserUnavailable, launchChromium } from '../helpers/browser';
+import { browserUnavailable, launchChromium, signIn } from '../helpers/browser';
 import { makeSelfSignedCert } from '../helpers/tls-cert';
 
 const unavailable = browserUnavailable();
@@ -76,11 +76,7 @@ describe('dashboard in a real browser: under an https BASE_URL', { skip: unavail
 
   it('signs in with __Host- cookies and makes a state change with their CSRF token', async () => {
     const account = await app.api.register();
-    await page.goto(`${base}/app/signin`);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await signIn(page, base, account);
     const cookies = await page.context().cookies(base);
     assert.deepEqual(cookies.map((c) => c.name).sort(), ['__Host-mr_csrf', '__Host-mr_session']);
     for (const c of cookies) assert.equal(c.secure, true, c.name);

@@ -12,6 +12,7 @@ import {
   checkScreen,
   collectCspViolations,
   launchChromium,
+  signIn,
   sticksOutPast,
 } from '../helpers/browser';
 
@@ -33,11 +34,7 @@ describe('dashboard in a real browser: an unknown page', { skip: unavailable }, 
     context.setDefaultTimeout(20_000);
     page = await context.newPage();
     csp = collectCspViolations(page);
-    await page.goto(`${base}/app/signin`);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await signIn(page, base, user);
   });
   after(async () => {
     await browser?.close();

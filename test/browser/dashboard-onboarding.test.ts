@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
-import { browserUnavailable, checkScreen, launchChromium } from '../helpers/browser';
+import { browserUnavailable, checkScreen, launchChromium, signIn } from '../helpers/browser';
 
 const unavailable = browserUnavailable();
 
@@ -29,11 +29,7 @@ describe('dashboard in a real browser: the getting-started checklist', { skip: u
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     context.setDefaultTimeout(20_000);
     page = await context.newPage();
-    await page.goto(`${base}/app/signin`);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await signIn(page, base, user);
   });
   after(async () => {
     await browser?.close();

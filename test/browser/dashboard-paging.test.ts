@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
-import { browserUnavailable, launchChromium } from '../helpers/browser';
+import { browserUnavailable, launchChromium, signIn } from '../helpers/browser';
 import { waitUntil } from '../helpers/wait-until';
 
 const unavailable = browserUnavailable();
@@ -53,11 +53,7 @@ describe('dashboard: paging through a list', { skip: unavailable }, () => {
 
   it('Older and Newer walk the pages; a new search starts from the first', async () => {
     const base = `http://localhost:${app.ports.http}`;
-    await page.goto(`${base}/app/signin`);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await signIn(page, base, account);
 
     await page.goto(`${base}/app/suppressions`);
     const first = await shown(25);

@@ -8,7 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
-import { browserUnavailable, launchChromium, seriousViolations, sticksOutPast } from '../helpers/browser';
+import {
+  browserUnavailable,
+  launchChromium,
+  seriousViolations,
+  signIn,
+  sticksOutPast,
+} from '../helpers/browser';
 
 const unavailable = browserUnavailable();
 
@@ -35,11 +41,7 @@ describe('dashboard in a real browser: the menu at phone width', { skip: unavail
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     context.setDefaultTimeout(20_000);
     page = await context.newPage();
-    await page.goto(`${base}/app/signin`);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await signIn(page, base, user);
   });
   after(async () => {
     await browser?.close();

@@ -17,6 +17,7 @@ import {
   checkScreen,
   collectCspViolations,
   launchChromium,
+  signIn,
   sticksOutPast,
 } from '../helpers/browser';
 import { publish } from '../helpers/dns-fixtures';
@@ -78,11 +79,7 @@ describe(
       page = await context.newPage();
       csp = collectCspViolations(page);
       page.on('dialog', (dialog) => void dialog.accept());
-      await page.goto(`${base}/app/signin`);
-      await page.getByLabel('Email').fill(user.email);
-      await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await signIn(page, base, user);
     });
     after(async () => {
       await browser?.close();

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Db } from '../../src/db/connect';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
-import { browserUnavailable, checkScreen, launchChromium, sticksOutPast } from '../helpers/browser';
+import { browserUnavailable, checkScreen, launchChromium, signIn, sticksOutPast } from '../helpers/browser';
 import { insertEmail } from '../helpers/email-fixtures';
 import { openApplianceDb } from '../helpers/open-database';
 import { waitUntil } from '../helpers/wait-until';
@@ -49,11 +49,7 @@ describe(
       context.setDefaultTimeout(20_000);
       page = await context.newPage();
       base = `http://localhost:${app.ports.http}`;
-      await page.goto(`${base}/app/signin`);
-      await page.getByLabel('Email').fill(user.email);
-      await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await signIn(page, base, user);
     });
 
     after(async () => {

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
-import { browserUnavailable, launchChromium, seriousViolations } from '../helpers/browser';
+import { browserUnavailable, launchChromium, seriousViolations, signIn } from '../helpers/browser';
 import type { FakeDns } from '../helpers/dns-server';
 import { startDnsServer } from '../helpers/dns-server';
 import { sendRaw, setReceiving, waitForInbound } from '../helpers/inbound-mail';
@@ -56,11 +56,7 @@ describe('dashboard: an unparsed inbound message', { skip: unavailable }, () => 
 
   it('badge in the list, reason on the page, raw download', async () => {
     const base = `http://localhost:${app.ports.http}`;
-    await page.goto(`${base}/app/signin`);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await signIn(page, base, account);
 
     await page.goto(`${base}/app/inbound`);
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: '(no subject)' }) });

@@ -15,6 +15,7 @@ import {
   checkScreen,
   collectCspViolations,
   launchChromium,
+  signIn,
   sticksOutPast,
 } from '../helpers/browser';
 import { waitUntil } from '../helpers/wait-until';
@@ -70,11 +71,7 @@ describe(
       page = await context.newPage();
       csp = collectCspViolations(page);
       page.on('request', (r) => calls.push(`${r.method()} ${new URL(r.url()).pathname}`));
-      await page.goto(`${base}/app/signin`);
-      await page.getByLabel('Email').fill(user.email);
-      await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await signIn(page, base, user);
     });
     after(async () => {
       await browser?.close();

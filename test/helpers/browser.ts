@@ -88,3 +88,16 @@ export function collectCspViolations(page: Page): string[] {
   });
   return found;
 }
+
+/** Signs in through the dashboard's own form at `base` and waits for the overview it lands on. */
+export async function signIn(
+  page: Page,
+  base: string,
+  user: { readonly email: string; readonly password: string },
+): Promise<void> {
+  await page.goto(`${base}/app/signin`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+}
