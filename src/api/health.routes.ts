@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { QueueWait } from '../jobs/queue-stats';
 import { queueWaits, STARVED_AFTER_MS } from '../jobs/queue-stats';
-import { probeSmtp } from '../mta/probe';
+import { mtaProbeHost, probeSmtp } from '../mta/probe';
 import { storageGuardFor } from '../shared/disk-space';
 import type { ApiDeps } from '../http/context';
 import type { Handler } from '../http/route';
@@ -20,11 +20,6 @@ async function check(fn: () => Promise<unknown>): Promise<Check> {
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
-}
-
-/** Where the local MTA can be reached from this process. */
-export function mtaProbeHost(bindAddress: string): string {
-  return bindAddress === '0.0.0.0' || bindAddress === '::' ? '127.0.0.1' : bindAddress;
 }
 
 /** `queues` of /ready: not ok while a queue is starved (queue-stats.ts); undefined waits when the read failed. */

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { AppConfig } from '../config';
 import type { ListenerSpec } from '../shared/listen-failure';
+import { harakaDelivers } from './render-config';
 
 /**
  * Haraka listens on two ports in one process: the public MX (BIND_ADDRESS:SMTP_PORT)
@@ -31,12 +32,18 @@ export function isLoopback(ip: string | null | undefined): boolean {
 
 /** Haraka's listeners, named by their settings, as src/mta/render-config.ts lists them in smtp.ini. */
 export function mtaListeners(
-  config: Pick<AppConfig, 'bindAddress' | 'smtpPort' | 'injectPort' | 'submissionPort' | 'smtpsPort'>,
+  config: Pick<
+    AppConfig,
+    'bindAddress' | 'smtpPort' | 'injectPort' | 'submissionPort' | 'smtpsPort' | 'outboundSender'
+  >,
 ): ListenerSpec[] {
   const host = config.bindAddress;
   return [
     { setting: 'SMTP_PORT', host, port: config.smtpPort },
-    { setting: 'MTA_INJECT_PORT', host: '127.0.0.1', port: config.injectPort },
+    // The worker's injection listener exists only while Haraka delivers (OUTBOUND_SENDER=haraka).
+    ...(harakaDelivers(config)
+      ? [{ setting: 'MTA_INJECT_PORT', host: '127.0.0.1', port: config.injectPort }]
+      : []),
     ...(config.submissionPort === 0
       ? []
       : [{ setting: 'SUBMISSION_PORT', host, port: config.submissionPort }]),

@@ -11,7 +11,8 @@ import type { RunningHeartbeat } from '../modules/nodes/heartbeat';
 import { startHeartbeat } from '../modules/nodes/heartbeat';
 import { mtaListeners } from './listeners';
 import { checkListeners } from '../shared/listen-failure';
-import { renderMtaConfig } from './render-config';
+import { harakaDelivers, renderMtaConfig } from './render-config';
+import { mtaProbeHost } from './probe';
 import { restrictNewFiles } from '../shared/private-files';
 
 /** A healthy Haraka is up in 1-2 s; past this something is wrong and a restart is the remedy. */
@@ -32,7 +33,8 @@ async function main(): Promise<void> {
   // would restart forever: bind each listener first and exit 71 with one line naming
   // the setting (issue 21 item 3). A port taken in the moment between is still
   // caught by the supervisor's give-up on repeated start-up failures.
-  if (config.injectPort === 0) {
+  const delivers = harakaDelivers(config);
+  if (delivers && config.injectPort === 0) {
     throw new Error(
       'MTA_INJECT_PORT is 0 (a port chosen at start by node dist/src/main.js): set it when the mta runs without that supervisor',
     );
@@ -56,11 +58,14 @@ async function main(): Promise<void> {
       event: 'mta_starting',
       harakaPid: process.pid,
       smtp: `${config.bindAddress}:${config.smtpPort}`,
-      inject: `127.0.0.1:${config.injectPort}`,
+      inject: delivers ? `127.0.0.1:${config.injectPort}` : null,
+      outbound: delivers ? 'haraka' : 'worker',
     },
     'starting Haraka',
   );
-  const haraka = runHarakaInProcess(rendered.harakaDir, logger, { injectPort: config.injectPort });
+  const haraka = runHarakaInProcess(rendered.harakaDir, logger, {
+    injectPort: delivers ? config.injectPort : undefined,
+  });
 
   let stopping = false;
   let failed = false;
@@ -89,7 +94,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 
   const never = new Promise<never>(() => undefined);
-  const ready = await waitForGreeting('127.0.0.1', config.injectPort, READY_TIMEOUT_MS, never);
+  // Ready once the first listener greets: the injection listener, or the MX without one.
+  const greeter = delivers ? config.injectPort : config.smtpPort;
+  const greetHost = delivers ? '127.0.0.1' : mtaProbeHost(config.bindAddress);
+  const ready = await waitForGreeting(greetHost, greeter, READY_TIMEOUT_MS, never);
   if (ready.ok) {
     logger.info({ event: 'mta_ready', banner: ready.banner }, 'MTA accepting connections');
     // The node's liveness, for an MTA-only node of a cluster (issue 23). On PostgreSQL only:

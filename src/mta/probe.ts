@@ -4,6 +4,11 @@ import { SmtpReplyReader } from './smtp-reply-reader';
 export type ProbeResult =
   { readonly ok: true; readonly banner: string } | { readonly ok: false; readonly error: string };
 
+/** Where the local MTA can be reached from this process (a wildcard BIND_ADDRESS: loopback). */
+export function mtaProbeHost(bindAddress: string): string {
+  return bindAddress === '0.0.0.0' || bindAddress === '::' ? '127.0.0.1' : bindAddress;
+}
+
 /**
  * Readiness of an SMTP listener: connect, read the greeting, say QUIT. Only a
  * 220 counts (RFC 5321 §4.3.1: 554 on connect means "no service here"). Never

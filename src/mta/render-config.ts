@@ -31,6 +31,7 @@ export type MtaConfig = Pick<
   | 'mtaSts'
   | 'mtaStsTestPort'
   | 'extraCaFile'
+  | 'outboundSender'
 >;
 
 export interface RenderedMta {
@@ -74,13 +75,36 @@ export function harakaShutdownSeconds(shutdownTimeoutMs: number): number {
   return Math.max(1, Math.floor((shutdownTimeoutMs - 2000) / 1000));
 }
 
+/**
+ * The plugins of Haraka's outbound path: the injection listener, DKIM signing at its queue,
+ * delivery and its outcome hooks. With OUTBOUND_SENDER=worker the worker delivers and Haraka
+ * runs the SMTP servers only (issue 31): these are not loaded and the listener is not opened.
+ */
+export const OUTBOUND_PLUGINS: readonly string[] = ['mailroom-inject', 'mailroom-dkim', 'mailroom-outbound'];
+
+/** Whether Haraka delivers outbound mail (OUTBOUND_SENDER=haraka) or only serves SMTP. */
+export function harakaDelivers(config: Pick<AppConfig, 'outboundSender'>): boolean {
+  return config.outboundSender === 'haraka';
+}
+
+/**
+ * Haraka's queue directory. Haraka delivers whatever it finds there at start: with the worker's
+ * sender it gets a directory of its own that nothing writes to, so the old `mta-queue` is left to
+ * the start-up import (docs/upgrading.md) and never delivered past our hooks.
+ */
+export function harakaQueueDir(config: Pick<AppConfig, 'outboundSender' | 'dataDir'>): string {
+  return harakaDelivers(config)
+    ? path.join(config.dataDir, 'mta-queue')
+    : path.join(config.dataDir, 'mta', 'queue-unused');
+}
+
 /** Values for the `{{name}}` placeholders of haraka-config/ (the config table already refused colliding ports). */
 export function templateValues(config: MtaConfig): Record<string, string> {
   return {
     listen: [
       listenAddress(config.bindAddress, config.smtpPort),
       // Loopback only, whatever BIND_ADDRESS says: the worker's handoff is never exposed.
-      listenAddress('127.0.0.1', config.injectPort),
+      ...(harakaDelivers(config) ? [listenAddress('127.0.0.1', config.injectPort)] : []),
       // SMTP submission for applications (issue 10); 0 disables it.
       ...(config.submissionPort === 0 ? [] : [listenAddress(config.bindAddress, config.submissionPort)]),
       // Implicit TLS (SMTPS, RFC 8314): smtp.ini's smtps_port makes Haraka serve it with TLS.
@@ -102,7 +126,7 @@ export function templateValues(config: MtaConfig): Record<string, string> {
     local_mx_ok: String(config.outboundMxPort !== SMTP_PORT),
     relay_host: config.smtpRelay?.host ?? '',
     relay_port: config.smtpRelay === undefined ? '' : String(config.smtpRelay.port),
-    queue_dir: path.join(config.dataDir, 'mta-queue'),
+    queue_dir: harakaQueueDir(config),
     temp_fail_intervals: tempFailIntervals(config.mtaRetryIntervals),
     log_level: harakaLogLevel(config.logLevel),
     force_shutdown_timeout: String(harakaShutdownSeconds(config.shutdownTimeoutMs)),
@@ -191,7 +215,10 @@ export function renderMtaConfig(config: MtaConfig, options: RenderOptions = {}):
   fs.writeFileSync(path.join(configDir, 'tls_cert.pem'), tls.certPem);
   fs.writeFileSync(path.join(configDir, 'dhparams.pem'), FFDHE2048_PEM);
 
-  const plugins = pluginNames(fs.readFileSync(path.join(configDir, 'plugins'), 'utf8'));
+  const listed = pluginNames(fs.readFileSync(path.join(configDir, 'plugins'), 'utf8'));
+  const plugins = harakaDelivers(config) ? listed : listed.filter((name) => !OUTBOUND_PLUGINS.includes(name));
+  if (plugins.length !== listed.length)
+    fs.writeFileSync(path.join(configDir, 'plugins'), `${plugins.join('\n')}\n`);
   for (const name of plugins) {
     const entry = path.join(pluginDistDir, name, 'index.js');
     // Fail here, with the path, rather than in Haraka's "No plugin with this name found".
@@ -199,7 +226,7 @@ export function renderMtaConfig(config: MtaConfig, options: RenderOptions = {}):
     writePluginShim(pluginsDir, name, entry);
   }
 
-  const queueDir = values.queue_dir ?? path.join(config.dataDir, 'mta-queue');
+  const queueDir = harakaQueueDir(config);
   fs.mkdirSync(queueDir, { recursive: true, mode: 0o700 });
   return { harakaDir, queueDir, plugins, tls: tls.source };
 }

@@ -6,12 +6,15 @@
 // verification and DKIM keys.
 import assert from 'node:assert/strict';
 import dns from 'node:dns';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DNSResolver } from 'mailauth';
 import { authenticate } from 'mailauth';
 import { simpleParser } from 'mailparser';
 import type { Appliance } from '../helpers/appliance';
 import { verpAddress } from '../../src/mail/verp-address';
+import { probeSmtp } from '../../src/mta/probe';
 import type { SendingAppliance } from '../helpers/sending-appliance';
 import { startSendingAppliance } from '../helpers/sending-appliance';
 import { openApplianceDb } from '../helpers/open-database';
@@ -233,6 +236,22 @@ for (const sender of ['haraka', 'worker'] as const)
       assert.equal(b.events.at(-1)?.type, 'failed');
       assert.ok(b.events.filter((e) => e.type === 'deferred').length >= 2);
     });
+
+    it(
+      "leaves Haraka's outbound unused: no queue file written, no injection listener",
+      { skip: sender === 'haraka' ? 'Haraka delivers' : false },
+      async () => {
+        const id = await send({ to: 'unqueued@dest.test' });
+        assert.equal((await settled(id)).status, 'delivered');
+        const queueFiles = (dir: string): string[] =>
+          fs.existsSync(path.join(app.dataDir, dir)) ? fs.readdirSync(path.join(app.dataDir, dir)) : [];
+        // Every message of this suite went out: none of them left a file in either queue directory.
+        assert.deepEqual([...queueFiles('mta-queue'), ...queueFiles('mta/queue-unused')], []);
+        const injection = await probeSmtp('127.0.0.1', app.ports.inject, 2_000);
+        assert.equal(injection.ok, false, 'nothing listens on MTA_INJECT_PORT');
+        assert.ok((await probeSmtp('127.0.0.1', app.ports.smtp, 2_000)).ok, 'the MX still answers');
+      },
+    );
 
     it(
       'a deferred recipient of an account suspended meanwhile ends failed at its retry, not sent again',

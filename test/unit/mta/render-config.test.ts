@@ -188,6 +188,33 @@ describe('renderMtaConfig', () => {
     assert.equal(typeof loaded.decideRecipient, 'function');
   });
 
+  it('with OUTBOUND_SENDER=worker: the SMTP servers only, no injection listener, no outbound plugin, no queue to deliver', () => {
+    const config = configIn({ OUTBOUND_SENDER: 'worker' });
+    // Mail an older build left in Haraka's queue is not Haraka's to deliver any more.
+    fs.mkdirSync(path.join(config.dataDir, 'mta-queue'));
+    fs.writeFileSync(path.join(config.dataDir, 'mta-queue', '1733000000000_0_1_1234_x_1_host'), 'old');
+    const worker = renderMtaConfig(config);
+    assert.match(read(worker.harakaDir, 'smtp.ini'), /^listen=0\.0\.0\.0:2525,0\.0\.0\.0:2587$/m);
+    assert.deepEqual(worker.plugins, [
+      'mailroom-process',
+      'mailroom-dns',
+      'mailroom-tls',
+      'mailroom-disk',
+      'mailroom-guard',
+      'mailroom-submission',
+      'mailroom-rcpt',
+      'mailroom-inbound',
+    ]);
+    assert.deepEqual(pluginNames(read(worker.harakaDir, 'plugins')), worker.plugins);
+    assert.deepEqual(
+      fs.readdirSync(path.join(worker.harakaDir, 'plugins')).sort(),
+      [...worker.plugins].sort(),
+    );
+    assert.notEqual(worker.queueDir, path.join(config.dataDir, 'mta-queue'));
+    assert.equal(read(worker.harakaDir, 'queue_dir').trim(), worker.queueDir);
+    assert.deepEqual(fs.readdirSync(worker.queueDir), []);
+  });
+
   it('starts from scratch each time: a stale file disappears', () => {
     fs.writeFileSync(path.join(dir, 'config', 'stale.ini'), 'x=1');
     fs.writeFileSync(path.join(rendered.queueDir, 'queued-mail'), 'keep me');
