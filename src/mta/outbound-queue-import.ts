@@ -1,12 +1,12 @@
 /**
  * The upgrade to the worker's sender (issue 31 item 7): at start-up with OUTBOUND_SENDER=worker,
  * before any process starts (src/boot.ts), the mail an earlier run left in Haraka's outbound
- * queue (`DATA_DIR/mta-queue`) is handed to the job table, file by file:
- * 1. the file's header says which message (the VERP return path) and which recipients;
- * 2. one commit enqueues the `email-send` job that delivers those of them still waiting
- *    (queue-takeover.ts), keyed by the file's name;
- * 3. then the file is removed. A kill between 2 and 3 leaves the file, and the next start finds
- *    its job already there (the dedupe key): imported twice, sent once.
+ * queue (`DATA_DIR/mta-queue`) is handed to the job table, message by message:
+ * 1. each file's header says which message (the VERP return path) and which recipients;
+ * 2. one commit per message enqueues the `email-send` job that delivers those of its files'
+ *    recipients still waiting (queue-takeover.ts), keyed by the message's hand-off;
+ * 3. then its files are removed. A kill between 2 and 3 leaves files, and the next start finds
+ *    their job already there (the dedupe key): imported twice, sent once.
  * A file that names no message of ours, or cannot be read, is moved to
  * `DATA_DIR/mta-queue-unmatched/` and logged, never deleted. Runs with no Haraka running on the
  * directory: each node has its own DATA_DIR and boot precedes the mta.
@@ -16,7 +16,6 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { parseVerp } from '../mail/verp-address';
-import type { Takeover } from '../modules/delivery';
 import { takeOverQueuedDelivery } from '../modules/delivery';
 import type { Logger } from '../shared/logger';
 import { syncDirectory } from '../shared/sync-directory';
@@ -36,12 +35,12 @@ export function unmatchedQueueDir(dataDir: string): string {
 export interface QueueImportCounts {
   /** Files found in the queue. */
   readonly files: number;
-  /** Jobs written now, and the recipients they deliver. */
+  /** Jobs written now (one per message), and the recipients they deliver. */
   readonly jobs: number;
   readonly recipients: number;
-  /** Files whose job an interrupted earlier import had written. */
+  /** Messages whose job an interrupted earlier import had written. */
   readonly alreadyImported: number;
-  /** Files whose every recipient had ended: nothing to send. */
+  /** Messages whose queued recipients had all ended: nothing to send. */
   readonly ended: number;
   /** Files moved to mta-queue-unmatched/. */
   readonly setAside: number;
@@ -53,7 +52,20 @@ export interface QueueImportDeps {
   readonly logger: Logger;
 }
 
-type Verdict = Takeover | { readonly kind: 'unreadable'; readonly reason: string };
+/** A readable file of one of our messages. */
+interface QueueFile {
+  readonly name: string;
+  readonly rcptTo: readonly string[];
+  readonly attempts: number;
+  readonly nextAttempt: number;
+}
+
+/** The files of one message (and return-path domain), as they go into one commit. */
+interface MessageFiles {
+  readonly emailId: string;
+  readonly senderDomain: string;
+  readonly files: QueueFile[];
+}
 
 /** Imports every file of the queue; one log line with the counts when there was any. */
 export async function importOutboundQueue(deps: QueueImportDeps): Promise<QueueImportCounts> {
@@ -65,28 +77,56 @@ export async function importOutboundQueue(deps: QueueImportDeps): Promise<QueueI
   const counts = { files: names.length, jobs: 0, recipients: 0, alreadyImported: 0, ended: 0, setAside: 0 };
   if (names.length === 0) return counts;
   const log = deps.logger.child({ module: 'outbound-queue-import' });
+  const setAside = async (name: string, reason: string): Promise<void> => {
+    await moveAside(deps.dataDir, path.join(queueDir, name), name);
+    counts.setAside++;
+    log.warn(
+      { event: 'outbound_queue_file_set_aside', file: name, reason },
+      'outbound queue file not imported: moved to mta-queue-unmatched/',
+    );
+  };
+
+  const messages = new Map<string, MessageFiles>();
   for (const name of names.sort()) {
-    const file = path.join(queueDir, name);
-    const verdict = await importFile(deps.db, file, name);
-    if (verdict.kind === 'unmatched' || verdict.kind === 'unreadable') {
-      await setAside(deps.dataDir, file, name);
-      counts.setAside++;
-      log.warn(
-        { event: 'outbound_queue_file_set_aside', file: name, reason: verdict.reason },
-        'outbound queue file not imported: moved to mta-queue-unmatched/',
-      );
+    const read = await readFile(queueDir, name);
+    if (read.kind === 'unreadable') {
+      await setAside(name, read.reason);
       continue;
     }
-    // Only now that the job's commit is done (and durable: synchronous=FULL, or PostgreSQL's commit).
-    await fsp.rm(file, { force: true });
-    if (verdict.kind === 'ended') counts.ended++;
-    else if (!verdict.created) counts.alreadyImported++;
+    const key = `${read.emailId} ${read.senderDomain}`;
+    const group = messages.get(key) ?? { emailId: read.emailId, senderDomain: read.senderDomain, files: [] };
+    group.files.push(read.file);
+    messages.set(key, group);
+  }
+
+  for (const m of messages.values()) {
+    const taken = await deps.db.transaction().execute((trx) =>
+      takeOverQueuedDelivery(trx, {
+        emailId: m.emailId,
+        senderDomain: m.senderDomain,
+        recipients: [...new Set(m.files.flatMap((f) => f.rcptTo))],
+        attempts: Math.max(...m.files.map((f) => f.attempts)),
+        nextAttempt: new Date(Math.min(...m.files.map((f) => f.nextAttempt))),
+      }),
+    );
+    if (taken.kind === 'unmatched') {
+      for (const f of m.files) await setAside(f.name, taken.reason);
+      continue;
+    }
+    if (taken.kind === 'ended') counts.ended++;
+    else if (!taken.created) counts.alreadyImported++;
     else {
       counts.jobs++;
-      counts.recipients += verdict.recipients.length;
+      counts.recipients += taken.recipients.length;
+    }
+    // Only now that the job's commit is done (and durable: synchronous=FULL, or PostgreSQL's commit).
+    for (const f of m.files) {
+      if (f.rcptTo.some((a) => taken.known.has(a.toLowerCase())))
+        await fsp.rm(path.join(queueDir, f.name), { force: true });
+      else await setAside(f.name, 'none of its recipients is one of the message');
     }
   }
-  // The removals and renames survive a power cut; were one lost, the next start dedupes the file.
+  // The removals survive a power cut; were one lost, the next start finds the job already there.
   await syncDirectory(queueDir);
   log.info(
     { event: 'outbound_queue_imported', ...counts, queueDir },
@@ -95,7 +135,16 @@ export async function importOutboundQueue(deps: QueueImportDeps): Promise<QueueI
   return counts;
 }
 
-async function importFile(db: Kysely<Database>, file: string, name: string): Promise<Verdict> {
+type Read =
+  | {
+      readonly kind: 'ours';
+      readonly emailId: string;
+      readonly senderDomain: string;
+      readonly file: QueueFile;
+    }
+  | { readonly kind: 'unreadable'; readonly reason: string };
+
+async function readFile(queueDir: string, name: string): Promise<Read> {
   if (name.startsWith(TEMPORARY_PREFIX))
     return { kind: 'unreadable', reason: 'a file Haraka had not finished writing' };
   if (name.startsWith(HARAKA_ERROR_PREFIX))
@@ -104,26 +153,22 @@ async function importFile(db: Kysely<Database>, file: string, name: string): Pro
   if (parts === undefined) return { kind: 'unreadable', reason: 'not a queue file name' };
   let envelope;
   try {
-    envelope = await readQueuedEnvelope(file);
+    envelope = await readQueuedEnvelope(path.join(queueDir, name));
   } catch (err) {
     return { kind: 'unreadable', reason: `damaged: ${err instanceof Error ? err.message : String(err)}` };
   }
   const verp = parseVerp(envelope.mailFrom);
   if (verp === undefined)
-    return { kind: 'unmatched', reason: `return path <${envelope.mailFrom}> is not ours` };
-  return db.transaction().execute((trx) =>
-    takeOverQueuedDelivery(trx, {
-      emailId: verp.emailId,
-      senderDomain: verp.domain,
-      recipients: envelope.rcptTo,
-      attempts: parts.attempts,
-      nextAttempt: new Date(parts.nextAttempt),
-      file: name,
-    }),
-  );
+    return { kind: 'unreadable', reason: `return path <${envelope.mailFrom}> is not ours` };
+  return {
+    kind: 'ours',
+    emailId: verp.emailId,
+    senderDomain: verp.domain,
+    file: { name, rcptTo: envelope.rcptTo, ...parts },
+  };
 }
 
-async function setAside(dataDir: string, file: string, name: string): Promise<void> {
+async function moveAside(dataDir: string, file: string, name: string): Promise<void> {
   const dir = unmatchedQueueDir(dataDir);
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   await fsp.rename(file, path.join(dir, name));

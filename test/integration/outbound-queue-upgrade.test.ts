@@ -96,7 +96,9 @@ describe('upgrade to OUTBOUND_SENDER=worker: mail left in the Haraka queue', () 
       await app.kill();
       const queueDir = path.join(app.dataDir, 'mta-queue');
       const queued = fs.readdirSync(queueDir);
-      assert.equal(queued.length, 3, `one file per message and domain put off: ${queued.join(', ')}`);
+      // One per message and domain put off; a fourth when the kill came between Haraka's report
+      // of ok-a and its removal of the file it split wait-a from (handled: one job per message).
+      assert.ok(queued.length >= 3, `a file per message and domain put off: ${queued.join(', ')}`);
       fs.writeFileSync(path.join(queueDir, FOREIGN), Buffer.from('\0\0\0\x05{"a":'));
       const before: SinkMessage[] = [...sink.messages];
       sink.reset(); // the receiving side now accepts everything
@@ -155,8 +157,8 @@ describe('upgrade to OUTBOUND_SENDER=worker: mail left in the Haraka queue', () 
           }
         })
         .find((l) => l.event === 'outbound_queue_imported');
-      assert.equal(imported?.files, 4, JSON.stringify(imported));
-      assert.equal(imported?.jobs, 3);
+      assert.equal(imported?.files, queued.length + 1, JSON.stringify(imported));
+      assert.equal(imported?.jobs, 2, 'one per message the queue held');
       assert.equal(imported?.recipients, 3);
       assert.equal(imported?.setAside, 1);
 
@@ -170,7 +172,7 @@ describe('upgrade to OUTBOUND_SENDER=worker: mail left in the Haraka queue', () 
           .execute();
         assert.deepEqual(
           jobs.map((j) => j.state),
-          ['succeeded', 'succeeded', 'succeeded'],
+          ['succeeded', 'succeeded'],
         );
         const nodes = await db
           .selectFrom('emails')

@@ -113,7 +113,7 @@ describe('outbound queue import: Haraka queue files become email-send jobs', () 
       recipients: ['a@one.test', 'c@one.test'],
     });
     assert.equal(new Date(job?.run_at ?? '').getTime(), due);
-    assert.equal(job?.dedupe_key, `${id}:haraka-queue:${name}`);
+    assert.equal(job?.dedupe_key, `${id}:haraka-queue:1`, 'the message and its hand-off to Haraka');
     assert.equal((await emailRow(t.db, id)).mta_node, null, 'the job table holds it now, no node');
     assert.deepEqual(fs.readdirSync(queueDir), []);
     assert.equal(log.events('outbound_queue_imported').length, 1);
@@ -131,6 +131,52 @@ describe('outbound queue import: Haraka queue files become email-send jobs', () 
     });
     assert.equal((await jobsOf(id)).length, 1, 'still one job: sent once');
     assert.deepEqual(fs.readdirSync(queueDir), []);
+  });
+
+  it("one job per message: a recipient in two files (Haraka's split, cut short) is sent once", async () => {
+    const id = await insertEmail(t.db, account, {
+      status: 'deferred',
+      recipients: [
+        { address: 'ok@six.test', status: 'delivered' },
+        { address: 'wait@six.test', status: 'deferred' },
+        { address: 'far@seven.test', status: 'sent' },
+      ],
+    });
+    const from = verpAddress(id, account.domain);
+    // The original (its delivered hook ran, its removal did not), the split-off file, another domain's.
+    const original = writeQueueFile(queueDir, { from, to: ['ok@six.test', 'wait@six.test'], attempts: 0 });
+    const split = writeQueueFile(queueDir, { from, to: ['wait@six.test'], attempts: 1, nextAttempt: 2_000 });
+    writeQueueFile(queueDir, { from, to: ['far@seven.test'], attempts: 0, nextAttempt: 1_000 });
+    const { counts } = await run();
+    assert.deepEqual(counts, { files: 3, jobs: 1, recipients: 2, alreadyImported: 0, ended: 0, setAside: 0 });
+    const [job, ...more] = await jobsOf(id);
+    assert.equal(more.length, 0);
+    assert.deepEqual(JSON.parse(job?.payload ?? ''), {
+      emailId: id,
+      deferred: 1,
+      recipients: ['wait@six.test', 'far@seven.test'],
+    });
+    assert.deepEqual(fs.readdirSync(queueDir), []);
+
+    // Killed after the commit with two of the files still there: the next start sends nothing more.
+    writeQueueFileAgain(queueDir, original, id, account.domain);
+    writeQueueFileAgain(queueDir, split, id, account.domain);
+    const again = await run();
+    assert.deepEqual(again.counts, {
+      files: 2,
+      jobs: 0,
+      recipients: 0,
+      alreadyImported: 1,
+      ended: 0,
+      setAside: 0,
+    });
+    assert.equal((await jobsOf(id)).length, 1);
+
+    // A later hand-off of the same message to Haraka (a resend) is a job of its own.
+    await t.db.updateTable('emails').set({ attempts: 2 }).where('id', '=', id).execute();
+    writeQueueFile(queueDir, { from, to: ['wait@six.test'] });
+    assert.equal((await run()).counts.jobs, 1);
+    assert.equal((await jobsOf(id)).length, 2);
   });
 
   it('a file due already is due now; a never-tried file is attempt 0 of its recipients', async () => {
@@ -239,13 +285,12 @@ describe('outbound queue import: Haraka queue files become email-send jobs', () 
   });
 });
 
-/** The same file again, under the same name (what a kill before its removal leaves). */
+/** A file under a name it had before (what a kill before its removal leaves). */
 function writeQueueFileAgain(dir: string, name: string, emailId: string, domain: string): void {
   const tmp = fs.mkdtempSync(path.join(dir, '..', 'again-'));
   const written = writeQueueFile(tmp, {
     from: verpAddress(emailId, domain),
-    to: ['A@one.test', 'c@one.test'],
-    attempts: 2,
+    to: ['wait@six.test', 'a@one.test'],
   });
   fs.renameSync(path.join(tmp, written), path.join(dir, name));
   fs.rmSync(tmp, { recursive: true });
