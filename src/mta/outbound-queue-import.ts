@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { parseVerp } from '../mail/verp-address';
+import type { QueuedDelivery, Takeover } from '../modules/delivery';
 import { takeOverQueuedDelivery } from '../modules/delivery';
 import type { Logger } from '../shared/logger';
 import { syncDirectory } from '../shared/sync-directory';
@@ -99,31 +100,33 @@ export async function importOutboundQueue(deps: QueueImportDeps): Promise<QueueI
     messages.set(key, group);
   }
 
-  for (const m of messages.values()) {
-    const taken = await deps.db.transaction().execute((trx) =>
-      takeOverQueuedDelivery(trx, {
-        emailId: m.emailId,
-        senderDomain: m.senderDomain,
-        recipients: [...new Set(m.files.flatMap((f) => f.rcptTo))],
-        attempts: Math.max(...m.files.map((f) => f.attempts)),
-        nextAttempt: new Date(Math.min(...m.files.map((f) => f.nextAttempt))),
-      }),
-    );
-    if (taken.kind === 'unmatched') {
-      for (const f of m.files) await setAside(f.name, taken.reason);
-      continue;
-    }
-    if (taken.kind === 'ended') counts.ended++;
-    else if (!taken.created) counts.alreadyImported++;
-    else {
-      counts.jobs++;
-      counts.recipients += taken.recipients.length;
-    }
-    // Only now that the job's commit is done (and durable: synchronous=FULL, or PostgreSQL's commit).
-    for (const f of m.files) {
-      if (f.rcptTo.some((a) => taken.known.has(a.toLowerCase())))
-        await fsp.rm(path.join(queueDir, f.name), { force: true });
-      else await setAside(f.name, 'none of its recipients is one of the message');
+  const all = [...messages.values()];
+  for (let i = 0; i < all.length; i += MESSAGES_PER_COMMIT) {
+    const batch = all.slice(i, i + MESSAGES_PER_COMMIT);
+    const taken = await deps.db.transaction().execute(async (trx) => {
+      const out: Takeover[] = [];
+      for (const m of batch) out.push(await takeOverQueuedDelivery(trx, deliveryOf(m)));
+      return out;
+    });
+    // Only now that the jobs' commit is done (and durable: synchronous=FULL, or PostgreSQL's commit).
+    for (const [j, m] of batch.entries()) {
+      const t = taken[j];
+      if (t === undefined) continue;
+      if (t.kind === 'unmatched') {
+        for (const f of m.files) await setAside(f.name, t.reason);
+        continue;
+      }
+      if (t.kind === 'ended') counts.ended++;
+      else if (!t.created) counts.alreadyImported++;
+      else {
+        counts.jobs++;
+        counts.recipients += t.recipients.length;
+      }
+      for (const f of m.files) {
+        if (f.rcptTo.some((a) => t.known.has(a.toLowerCase())))
+          await fsp.rm(path.join(queueDir, f.name), { force: true });
+        else await setAside(f.name, 'none of its recipients is one of the message');
+      }
     }
   }
   // The removals survive a power cut; were one lost, the next start finds the job already there.
@@ -133,6 +136,19 @@ export async function importOutboundQueue(deps: QueueImportDeps): Promise<QueueI
     `outbound queue taken over by the worker's sender: ${counts.jobs} job(s) for ${counts.recipients} recipient(s)`,
   );
   return counts;
+}
+
+/** Messages per commit: a queue of thousands of files costs tens of commits, not thousands. */
+const MESSAGES_PER_COMMIT = 200;
+
+function deliveryOf(m: MessageFiles): QueuedDelivery {
+  return {
+    emailId: m.emailId,
+    senderDomain: m.senderDomain,
+    recipients: [...new Set(m.files.flatMap((f) => f.rcptTo))],
+    attempts: Math.max(...m.files.map((f) => f.attempts)),
+    nextAttempt: new Date(Math.min(...m.files.map((f) => f.nextAttempt))),
+  };
 }
 
 type Read =
