@@ -3,13 +3,15 @@
  * before any process starts (src/boot.ts), the mail an earlier run left in Haraka's outbound
  * queue (`DATA_DIR/mta-queue`) is handed to the job table, message by message:
  * 1. each file's header says which message (the VERP return path) and which recipients;
- * 2. one commit per message enqueues the `email-send` job that delivers those of its files'
- *    recipients still waiting (queue-takeover.ts), keyed by the message's hand-off;
+ * 2. a commit (of up to 200 messages) enqueues, per message, the `email-send` job that delivers
+ *    those of its files' recipients still waiting (queue-takeover.ts), keyed by the message's
+ *    hand-off to Haraka;
  * 3. then its files are removed. A kill between 2 and 3 leaves files, and the next start finds
  *    their job already there (the dedupe key): imported twice, sent once.
  * A file that names no message of ours, or cannot be read, is moved to
  * `DATA_DIR/mta-queue-unmatched/` and logged, never deleted. Runs with no Haraka running on the
- * directory: each node has its own DATA_DIR and boot precedes the mta.
+ * directory: each node has its own DATA_DIR, boot precedes the mta, and with the worker's sender
+ * Haraka's queue is another directory (render-config.ts harakaQueueDir).
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
