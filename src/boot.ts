@@ -1,5 +1,6 @@
 import { loadConfig, mailHostnameWarning, openSignupWarning } from './config';
 import { migrate, openDatabase } from './db/connect';
+import { importOutboundQueue } from './mta/outbound-queue-import';
 import { exitOnFatal } from './shared/fatal';
 import { freeLoopbackPort } from './shared/listen-failure';
 import { createLogger } from './shared/logger';
@@ -42,8 +43,12 @@ async function boot(): Promise<void> {
   }
   const db = openDatabase(config.databaseUrl, { poolSize: 1, applicationName: 'mailroom-boot' });
   const applied = await migrate(db);
-  await db.destroy();
   if (applied.length > 0) log.info({ event: 'migrations_applied', migrations: applied }, 'database migrated');
+  // Before any process starts (no Haraka on the queue yet): the mail an earlier run's Haraka
+  // outbound still held becomes jobs for the worker's sender (docs/upgrading.md).
+  if (config.outboundSender === 'worker')
+    await importOutboundQueue({ db, dataDir: config.dataDir, logger: log });
+  await db.destroy();
   // Upgrades: files an earlier version created under umask 022 (issue 17, finding 10).
   const modes = restrictDataDir(config.dataDir);
   if (modes.fixed.length > 0) {

@@ -4,6 +4,7 @@ import type { AppConfig } from '../config';
 import { serverAddress } from '../shared/dns-resolver';
 import { MIN_RECIPIENT_CAP } from './guard-verdicts';
 import { harakaLogLevel } from './haraka-log';
+import { outboundQueueDir } from './outbound-queue-file';
 import { injectMaxBytes } from './size-limits';
 import { FFDHE2048_PEM, ensureTlsFiles } from './tls-files';
 
@@ -94,7 +95,7 @@ export function harakaDelivers(config: Pick<AppConfig, 'outboundSender'>): boole
  */
 export function harakaQueueDir(config: Pick<AppConfig, 'outboundSender' | 'dataDir'>): string {
   return harakaDelivers(config)
-    ? path.join(config.dataDir, 'mta-queue')
+    ? outboundQueueDir(config.dataDir)
     : path.join(config.dataDir, 'mta', 'queue-unused');
 }
 

@@ -16,4 +16,7 @@ export {
 } from './delivery.repository';
 export { messageBytes } from './message-bytes';
 export { findPendingSend } from './pending-send.repository';
+// Start-up with OUTBOUND_SENDER=worker: an old Haraka queue's mail becomes jobs (src/mta/outbound-queue-import.ts).
+export type { QueuedDelivery, Takeover } from './queue-takeover';
+export { takeOverQueuedDelivery } from './queue-takeover';
 export { EMAIL_SEND_QUEUE, emailSendJob, resendJob } from './send-job';

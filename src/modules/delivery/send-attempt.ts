@@ -250,18 +250,28 @@ async function deliverDirect(
  * The retry of a message's deferred recipients after delivery attempt `deliveries`, by the
  * worker's own sender: the message as the first attempt built it (the same fields, the same
  * Message-ID), to the recipients still `deferred`, their answers recorded in one commit.
+ * With `only` (mail taken over from an old Haraka queue, queue-takeover.ts): those of the
+ * listed recipients still `sent` or `deferred`, the ones that queue held.
  * Throws (the job retries) only when the message cannot be built, signed or recorded.
  */
 export async function retryDeferred(
   deps: AttemptDeps & { readonly direct: DirectDeps },
   emailId: string,
   deliveries: number,
+  only?: readonly string[],
 ): Promise<void> {
   const log = deps.logger;
   const email = await repo.findEmailForSend(deps.db, emailId);
   if (!email) return;
   const recipients = await repo.listRecipients(deps.db, emailId);
-  const deferred = recipients.filter((r) => r.status === 'deferred').map((r) => r.address);
+  const listed = only === undefined ? undefined : new Set(only.map((a) => a.toLowerCase()));
+  const deferred = recipients
+    .filter((r) =>
+      listed === undefined
+        ? r.status === 'deferred'
+        : listed.has(r.address.toLowerCase()) && (r.status === 'deferred' || r.status === 'sent'),
+    )
+    .map((r) => r.address);
   if (deferred.length === 0) {
     log.info({ event: 'email_send_skipped', emailId, reason: 'no deferred recipient left' });
     return;

@@ -56,6 +56,12 @@ export interface EmailSendPayload {
    * worker's own sender, src/modules/delivery/direct-delivery.ts).
    */
   readonly deferred?: number;
+  /**
+   * With `deferred` (then ≥ 0: the attempts behind them): only these recipients, whether `sent`
+   * or `deferred`. Mail taken over from an old Haraka outbound queue at start-up
+   * (src/modules/delivery/queue-takeover.ts).
+   */
+  readonly recipients?: readonly string[];
 }
 
 export interface StagedSendPayload {
@@ -75,11 +81,20 @@ export function parseEmailSendPayload(v: unknown): EmailSendPayload | undefined 
   if (!isRecord(v) || typeof v.emailId !== 'string' || !EMAIL_ID.test(v.emailId)) return undefined;
   if (v.deferred !== undefined) {
     const n = v.deferred;
-    return typeof n === 'number' && Number.isInteger(n) && n >= 1
-      ? { emailId: v.emailId, deferred: n }
-      : undefined;
+    if (typeof n !== 'number' || !Number.isInteger(n)) return undefined;
+    if (v.recipients === undefined) return n >= 1 ? { emailId: v.emailId, deferred: n } : undefined;
+    const recipients = parseRecipients(v.recipients);
+    return n >= 0 && recipients ? { emailId: v.emailId, deferred: n, recipients } : undefined;
   }
   return v.resend === true ? { emailId: v.emailId, resend: true } : { emailId: v.emailId };
+}
+
+/** A message has at most EMAIL_MAX_RECIPIENTS (≤ 1000) recipients; a list past that is not ours. */
+const MAX_LISTED_RECIPIENTS = 1000;
+
+function parseRecipients(v: unknown): string[] | undefined {
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_LISTED_RECIPIENTS) return undefined;
+  return v.every((a): a is string => typeof a === 'string') ? v : undefined;
 }
 
 export function parseStagedSendPayload(v: unknown): StagedSendPayload | undefined {
@@ -206,7 +221,12 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
       const attempt = attemptDeps(ctx.logger.child({ module: 'emails' }), ctx.signal);
       if (attempt.direct === undefined)
         throw new PermanentJobError('a retry of deferred recipients needs OUTBOUND_SENDER=worker');
-      await retryDeferred({ ...attempt, direct: attempt.direct }, payload.emailId, payload.deferred);
+      await retryDeferred(
+        { ...attempt, direct: attempt.direct },
+        payload.emailId,
+        payload.deferred,
+        payload.recipients,
+      );
       return;
     }
     const budget = attemptBudget(job.maxAttempts);
