@@ -161,6 +161,10 @@ async function startOnce(
     SHUTDOWN_TIMEOUT_MS: '8000',
     // Existing tests register many accounts per appliance; the signup-mode tests set their own.
     SIGNUP_MODE: 'open',
+    // The outbound sender every appliance of a run uses unless its test names one (issue 31).
+    ...(process.env.MAILROOM_TEST_OUTBOUND_SENDER === undefined
+      ? {}
+      : { OUTBOUND_SENDER: process.env.MAILROOM_TEST_OUTBOUND_SENDER }),
     ...options.env,
   };
   const args = [MAIN, ...(options.processes ? [options.processes.join(',')] : [])];
