@@ -14,7 +14,7 @@ import type { InjectSenderChecks } from './inject-verdicts';
 import { isEmailBeingSent } from './inject-sender.repository';
 import { injectCredential } from '../modules/delivery/inject-credential';
 import type { DeliveryReportsRecorder } from './delivery-reports';
-import type { MtaWriter } from './mta-writer';
+import type { MtaWriter, SubmissionWriter } from './mta-writer';
 import { startMtaWriter } from './mta-writer';
 import type { SigningKeys } from './signing-keys';
 import { createSigningKeys } from './signing-keys';
@@ -104,6 +104,11 @@ export function mtaIntakeCommit(): IntakeCommit {
 /** The outbound hooks' delivery reports (src/mta/delivery-reports.ts), in the writer thread. */
 export function mtaDeliveryReports(): DeliveryReportsRecorder {
   return mtaWriter().deliveryReports;
+}
+
+/** SMTP submission's AUTH and commit (src/mta/submission/), in the writer thread. */
+export function mtaSubmission(): SubmissionWriter {
+  return mtaWriter().submission;
 }
 
 export function mtaSigningKeys(): SigningKeys {

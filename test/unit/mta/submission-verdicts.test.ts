@@ -10,7 +10,7 @@ import {
   apiKeyOf,
   submissionAuthOffered,
   submissionErrorVerdict,
-} from '../../../src/mta/submission-verdicts';
+} from '../../../src/mta/submission/submission-verdicts';
 
 describe('submission verdicts', () => {
   it('offers AUTH only over TLS unless plaintext is allowed', () => {

@@ -1,6 +1,6 @@
-import { isAppError } from '../shared/app-error';
-import type { SmtpVerdict } from './smtp-verdict';
-import { defer, reject } from './smtp-verdict';
+import { isAppError } from '../../shared/app-error';
+import type { SmtpVerdict } from '../smtp-verdict';
+import { defer, reject } from '../smtp-verdict';
 
 /** AUTH is offered on the submission listener once the session is encrypted, or always with SUBMISSION_ALLOW_PLAINTEXT. */
 export function submissionAuthOffered(tls: boolean, allowPlaintext: boolean): boolean {
