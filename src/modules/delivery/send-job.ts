@@ -53,9 +53,12 @@ export interface EmailSendPayload {
   readonly resend?: true;
   /**
    * OUTBOUND_SENDER=worker: the retry of the recipients deferred by delivery attempt N (the
-   * worker's own sender, src/modules/delivery/direct-delivery.ts).
+   * worker's own sender, src/modules/delivery/direct-delivery.ts); 0: recipients held by their
+   * destination's pacing before their first delivery.
    */
   readonly deferred?: number;
+  /** With `deferred`: the recipients this retry is for (absent in jobs from before pacing: all deferred). */
+  readonly recipients?: readonly string[];
 }
 
 export interface StagedSendPayload {
@@ -66,6 +69,8 @@ export interface StagedSendPayload {
 }
 
 const EMAIL_ID = /^email_[0-9a-z]{26}$/;
+/** Recipients one retry job may name: a message's, with room to spare. */
+const MAX_RETRY_RECIPIENTS = 100;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
@@ -75,9 +80,14 @@ export function parseEmailSendPayload(v: unknown): EmailSendPayload | undefined 
   if (!isRecord(v) || typeof v.emailId !== 'string' || !EMAIL_ID.test(v.emailId)) return undefined;
   if (v.deferred !== undefined) {
     const n = v.deferred;
-    return typeof n === 'number' && Number.isInteger(n) && n >= 1
-      ? { emailId: v.emailId, deferred: n }
-      : undefined;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return undefined;
+    if (v.recipients === undefined) return { emailId: v.emailId, deferred: n };
+    const list = v.recipients;
+    // A message has at most 50 recipients (spec); an address at most 320 characters.
+    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_RETRY_RECIPIENTS) return undefined;
+    if (!list.every((a): a is string => typeof a === 'string' && a.length > 0 && a.length <= 320))
+      return undefined;
+    return { emailId: v.emailId, deferred: n, recipients: list };
   }
   return v.resend === true ? { emailId: v.emailId, resend: true } : { emailId: v.emailId };
 }
@@ -163,11 +173,13 @@ export interface SendJobDeps {
 }
 
 /** What both send handlers hand `attemptSend`, built once per handler and completed per job. */
-function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal | undefined) => AttemptDeps {
+function attemptDepsOf(
+  deps: SendJobDeps,
+): (logger: Logger, signal: AbortSignal | undefined, jobId: string) => AttemptDeps {
   const inject = injectorOf(deps);
   const unsubKey = unsubscribeKey(deps.config.secretKey);
   const rawStore = rawStoreFor(deps.db, deps.config.dataDir);
-  return (logger, signal) => ({
+  return (logger, signal, jobId) => ({
     db: deps.db,
     writes: deps.writes,
     inject,
@@ -178,6 +190,7 @@ function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal 
     local: { rawStore, sign: deps.sign },
     node: deps.config.nodeName,
     direct: deps.direct,
+    jobId,
   });
 }
 
@@ -203,10 +216,15 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
     const payload = parseEmailSendPayload(job.payload);
     if (!payload) throw new PermanentJobError('email-send payload is not {emailId}');
     if (payload.deferred !== undefined) {
-      const attempt = attemptDeps(ctx.logger.child({ module: 'emails' }), ctx.signal);
+      const attempt = attemptDeps(ctx.logger.child({ module: 'emails' }), ctx.signal, job.id);
       if (attempt.direct === undefined)
         throw new PermanentJobError('a retry of deferred recipients needs OUTBOUND_SENDER=worker');
-      await retryDeferred({ ...attempt, direct: attempt.direct }, payload.emailId, payload.deferred);
+      await retryDeferred(
+        { ...attempt, direct: attempt.direct },
+        payload.emailId,
+        payload.deferred,
+        payload.recipients,
+      );
       return;
     }
     const budget = attemptBudget(job.maxAttempts);
@@ -216,7 +234,7 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
         ? { kind: 'park', job: stagedSendJob(payload.emailId, 1, new Date(), resend) }
         : { kind: 'retry' };
     const logger = ctx.logger.child({ module: 'emails' });
-    const result = await attemptSend(attemptDeps(logger, ctx.signal), payload.emailId, plan, { resend });
+    const result = await attemptSend(attemptDeps(logger, ctx.signal, job.id), payload.emailId, plan, { resend });
     if (result.kind === 'retry' || result.kind === 'aborted') {
       throw new Error(`hand-off to the MTA failed: ${result.reason}`);
     }
@@ -238,7 +256,7 @@ export function createStagedSendHandler(deps: SendJobDeps): JobHandler {
         ? { kind: 'park', job: stagedSendJob(payload.emailId, payload.stage + 1, new Date(), resend) }
         : { kind: 'give-up' };
     const logger = ctx.logger.child({ module: 'emails', stage: payload.stage });
-    const result = await attemptSend(attemptDeps(logger, ctx.signal), payload.emailId, plan, { resend });
+    const result = await attemptSend(attemptDeps(logger, ctx.signal, job.id), payload.emailId, plan, { resend });
     if (result.kind === 'aborted') throw new Error(`hand-off to the MTA interrupted: ${result.reason}`);
   };
 }
