@@ -94,7 +94,12 @@ export async function settleFailure(deps: SettlementDeps, job: ClaimedJob, err: 
 }
 
 /** A handler's ReleaseJob: back to `queued` at `runAt`, no attempt spent. Never rejects. */
-async function settleRelease(deps: SettlementDeps, job: ClaimedJob, runAt: Date, reason: string): Promise<void> {
+async function settleRelease(
+  deps: SettlementDeps,
+  job: ClaimedJob,
+  runAt: Date,
+  reason: string,
+): Promise<void> {
   const { logger } = deps;
   const base = { queue: job.queue, id: job.id, attempts: job.attempts };
   if (deps.closed()) return;

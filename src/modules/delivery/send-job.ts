@@ -234,7 +234,9 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
         ? { kind: 'park', job: stagedSendJob(payload.emailId, 1, new Date(), resend) }
         : { kind: 'retry' };
     const logger = ctx.logger.child({ module: 'emails' });
-    const result = await attemptSend(attemptDeps(logger, ctx.signal, job.id), payload.emailId, plan, { resend });
+    const result = await attemptSend(attemptDeps(logger, ctx.signal, job.id), payload.emailId, plan, {
+      resend,
+    });
     if (result.kind === 'retry' || result.kind === 'aborted') {
       throw new Error(`hand-off to the MTA failed: ${result.reason}`);
     }
@@ -256,7 +258,9 @@ export function createStagedSendHandler(deps: SendJobDeps): JobHandler {
         ? { kind: 'park', job: stagedSendJob(payload.emailId, payload.stage + 1, new Date(), resend) }
         : { kind: 'give-up' };
     const logger = ctx.logger.child({ module: 'emails', stage: payload.stage });
-    const result = await attemptSend(attemptDeps(logger, ctx.signal, job.id), payload.emailId, plan, { resend });
+    const result = await attemptSend(attemptDeps(logger, ctx.signal, job.id), payload.emailId, plan, {
+      resend,
+    });
     if (result.kind === 'aborted') throw new Error(`hand-off to the MTA interrupted: ${result.reason}`);
   };
 }

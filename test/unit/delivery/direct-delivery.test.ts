@@ -27,7 +27,7 @@ describe("the worker's sender: retries of deferred recipients", () => {
     assert.notEqual(other?.dedupeKey, first?.dedupeKey);
   });
 
-  it('waits for the end of the destination\'s back-off when that is later than the interval', () => {
+  it("waits for the end of the destination's back-off when that is later than the interval", () => {
     const now = new Date('2026-12-03T10:00:00Z');
     const notBefore = Date.parse('2026-12-03T10:20:00Z');
     const retry = deferredRetryJob(ID, 1, [60], ['a@x.test'], producer, now, notBefore);

@@ -82,7 +82,9 @@ describe("the worker sender's pacing", () => {
     const p = new SenderPacing({ limits: () => DEFAULT_LIMITS });
     p.delivered('down.test', {
       delivered: false,
-      deferrals: [{ smtpCode: null, enhancedStatus: null, text: 'Tried all MXs: mx [1.2.3.4]: ECONNREFUSED' }],
+      deferrals: [
+        { smtpCode: null, enhancedStatus: null, text: 'Tried all MXs: mx [1.2.3.4]: ECONNREFUSED' },
+      ],
     });
     assert.ok(p.hold('down.test'));
     p.stop();
