@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/db/connect';
+import type { DeliveryFacts } from '../../src/modules/delivery/delivery-explanation';
 import type { Appliance } from '../helpers/appliance';
 import { startAppliance } from '../helpers/appliance';
 import { freePorts } from '../helpers/free-port';
@@ -32,21 +33,8 @@ const waiting = (destination: string) =>
     `^attempt (\\d+): waiting: destination ${destination.replace(/\./g, '\\.')} is throttling us until \\d\\d:\\d\\d UTC$`,
   );
 
-interface EmailView {
-  readonly status: string;
-  readonly attempts: number;
-  readonly recipients: readonly {
-    readonly email: string;
-    readonly status: string;
-    readonly smtpResponse: string | null;
-  }[];
-  readonly events: readonly {
-    readonly type: string;
-    readonly recipient?: string | null;
-    readonly message: string | null;
-    readonly createdAt: string;
-  }[];
-}
+/** The Email view's fields these tests read (the ones the delivery explanation reads too). */
+type EmailView = Pick<DeliveryFacts, 'status' | 'attempts' | 'recipients' | 'events'>;
 
 interface JobRow {
   readonly state: string;
