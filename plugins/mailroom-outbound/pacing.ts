@@ -21,6 +21,7 @@ import {
   DEFAULT_BACKOFF,
   DestinationBackoff,
   destinationOf,
+  heldRetryAt,
   isThrottling,
   waitingText,
 } from '../../src/mta/destination-pacing';
@@ -109,17 +110,11 @@ export function pacingOf(plugin: HarakaPlugin): Pacing {
   return pacing;
 }
 
-/** Up to a tenth of the wait (1 s to 1 min) later, so the messages held together do not return together. */
-function jittered(until: number, now: number): number {
-  const spread = Math.min(60_000, Math.max(1_000, (until - now) / 10));
-  return until + Math.round(Math.random() * spread);
-}
-
 function holdFor(p: Pacing, destination: string, now: number): Hold | undefined {
   const backedOff = p.backoff.backedOff(destination, now);
   if (backedOff !== undefined) {
     return {
-      retryAt: jittered(backedOff.until, now),
+      retryAt: heldRetryAt(backedOff.until, now),
       text: waitingText(backedOff),
       period: `backoff ${backedOff.until}`,
     };
@@ -227,7 +222,7 @@ export function pacedDeferral(
     });
   }
   if (standing === undefined) return { record: true };
-  const wait = seconds(jittered(standing.until, now), now);
+  const wait = seconds(heldRetryAt(standing.until, now), now);
   const interval = typeof params.delay === 'number' ? params.delay : 0;
   return { record: true, retryInSeconds: wait > interval ? wait : undefined };
 }

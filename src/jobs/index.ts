@@ -9,6 +9,7 @@ export { extendLease } from './extend-lease';
 export type { FailOptions, FailOutcome } from './fail';
 export { describeError, fail } from './fail';
 export type { LeasedJob } from './lease-guard';
+export { release } from './release';
 export type { QueueDepths } from './queue-stats';
 export { oldestQueuedAgeMs, queueDepths } from './queue-stats';
 export type { QueueName } from './queues';

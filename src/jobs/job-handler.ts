@@ -45,6 +45,7 @@ export type JobHandler = (job: HandlerJob, ctx: JobContext) => Promise<void>;
 export type HandlerRegistry = Readonly<Partial<Record<QueueName, JobHandler>>>;
 
 const BRAND = Symbol.for('mailroom.permanent-job-error');
+const RELEASE_BRAND = Symbol.for('mailroom.release-job');
 
 /**
  * "Do not retry": a failure no later attempt can fix (a malformed payload, a
@@ -62,4 +63,30 @@ export class PermanentJobError extends Error {
 
 export function isPermanentJobError(error: unknown): error is PermanentJobError {
   return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/**
+ * "Not yet": the handler did nothing it must redo and wants the job run again at `runAt`,
+ * without an attempt spent (release.ts). Not a failure: the job is not retried with backoff and
+ * no `job_failed` is logged. Branded like PermanentJobError.
+ */
+export class ReleaseJob extends Error {
+  readonly [RELEASE_BRAND] = true;
+
+  constructor(
+    readonly runAt: Date,
+    reason: string,
+  ) {
+    super(reason);
+    this.name = 'ReleaseJob';
+  }
+}
+
+export function isReleaseJob(error: unknown): error is ReleaseJob {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[RELEASE_BRAND] === true &&
+    (error as { runAt?: unknown }).runAt instanceof Date
+  );
 }

@@ -120,17 +120,32 @@ export class DestinationGate {
    * that the messages held together do not return together, and never later than one window.
    */
   tryStart(destination: string): { readonly started: true } | GateRefusal {
-    const now = this.now();
     const limit = limitFor(this.limits(), destination);
     const busy = this.inFlight.get(destination) ?? 0;
-    // The slot a delivery at the cap frees comes back after about this long.
-    const spread = Math.max(1_000, (MINUTE / limit.perMinute) * limit.concurrency);
-    const retryAt = (waitMs: number) => now + Math.min(MINUTE, Math.round(waitMs + this.random() * spread));
-    if (busy >= limit.concurrency) return { cap: 'concurrency', retryAt: retryAt(1_000) };
-    const decision = this.starts.hit(destination, limit.perMinute);
-    if (!decision.allowed) return { cap: 'rate', retryAt: retryAt(decision.retryAfterS * 1000) };
+    if (busy >= limit.concurrency) return { cap: 'concurrency', retryAt: this.retryAt(limit, 1_000) };
+    const rate = this.tryStartRate(destination);
+    if (!('started' in rate)) return rate;
     this.inFlight.set(destination, busy + 1);
     return { started: true };
+  }
+
+  /**
+   * The per-minute cap alone: counts one start of a delivery to `destination`, or answers when
+   * the window has room again. The worker's sender (src/sender/pacing.ts) uses this: its
+   * connection pool waits at the concurrency cap instead of holding the message.
+   */
+  tryStartRate(destination: string): { readonly started: true } | GateRefusal {
+    const limit = limitFor(this.limits(), destination);
+    const decision = this.starts.hit(destination, limit.perMinute);
+    if (!decision.allowed) return { cap: 'rate', retryAt: this.retryAt(limit, decision.retryAfterS * 1000) };
+    return { started: true };
+  }
+
+  /** `waitMs` from now plus jitter of about what a slot takes at the allowed rate; at most a window. */
+  private retryAt(limit: DestinationLimit, waitMs: number): number {
+    // The slot a delivery at the cap frees comes back after about this long.
+    const spread = Math.max(1_000, (MINUTE / limit.perMinute) * limit.concurrency);
+    return this.now() + Math.min(MINUTE, Math.round(waitMs + this.random() * spread));
   }
 
   /** A delivery started by tryStart reached an outcome hook. */

@@ -135,6 +135,15 @@ export class DestinationBackoff {
   }
 }
 
+/**
+ * When a message held by a back-off ending at `until` is tried again: up to a tenth of the wait
+ * (1 s to 1 min) later, so the messages held together do not return together.
+ */
+export function heldRetryAt(until: number, now: number, random: () => number = Math.random): number {
+  const spread = Math.min(60_000, Math.max(1_000, (until - now) / 10));
+  return until + Math.round(random() * spread);
+}
+
 /** "until 17:45 UTC" for the timeline: the operator reads when the destination is tried again. */
 export function waitingText(standing: DestinationStanding): string {
   const at = new Date(standing.until).toISOString().slice(11, 16);

@@ -4,14 +4,17 @@
  * each domain gets its route (its MX hosts or SMTP_RELAY, resolveRoute) and one SMTP transaction
  * on a pooled connection (deliver), the domains in parallel. The answer is each recipient's
  * outcome as a value, in the shape the Haraka hooks report (MtaOutcomePayload), so the caller
- * records it with the same code, in the transaction that completes the job.
+ * records it with the same code, in the transaction that completes the job. MX deliveries are
+ * paced per destination (pacing.ts): a held domain's recipients come back `held`, with no
+ * connection made; SMTP_RELAY is the operator's smarthost and is not paced.
  */
 import fs from 'node:fs';
 import tls from 'node:tls';
 import type { AppConfig } from '../config';
 import { outboundGuardFromConfig } from '../mail/address-guard';
-import { DEFAULT_LIMITS, loadLimits } from '../mta/destination-limits';
+import { DEFAULT_LIMITS, LIMITS_FILE, loadLimits } from '../mta/destination-limits';
 import type { DestinationLimits } from '../mta/destination-limits';
+import { destinationOf } from '../mta/destination-pacing';
 import { StsDiscovery, httpsPolicyFetcher } from '../mta/mta-sts-discovery';
 import { createDnsResolver } from '../shared/dns-resolver';
 import { ConnectionPool } from './connection-pool';
@@ -19,6 +22,8 @@ import type { RecipientResult } from './deliver';
 import { deliver } from './deliver';
 import type { RouteDeps } from './route';
 import { resolveRoute } from './route';
+import type { Hold } from './pacing';
+import { SenderPacing } from './pacing';
 import { RFC5321_TIMEOUTS } from './smtp-link';
 
 export interface OutboundMessage {
@@ -30,9 +35,17 @@ export interface OutboundMessage {
   readonly message: Buffer;
 }
 
+/** A recipient's outcome, with what pacing decided about it. */
+export type SentResult = RecipientResult & {
+  /** Held by its destination's pacing: no connection, no attempt; try again at `held.retryAt`. */
+  readonly held?: Pick<Hold, 'destination' | 'retryAt'> | undefined;
+  /** Deferred while its destination is backed off: not worth trying before this (epoch ms). */
+  readonly retryNotBefore?: number | undefined;
+};
+
 export interface OutboundSender {
   /** One outcome per recipient of `to`, in order; never rejects. */
-  send(message: OutboundMessage): Promise<RecipientResult[]>;
+  send(message: OutboundMessage): Promise<SentResult[]>;
   /** Closes the pooled connections (the worker's stop). */
   close(): void;
 }
@@ -52,11 +65,26 @@ export type OutboundConfig = Pick<
   | 'outboundSourceAddressV6'
   | 'outboundMxPort'
   | 'dataDir'
->;
+> &
+  Partial<Pick<AppConfig, 'mtaBackoffBaseS' | 'mtaBackoffMaxS'>>;
 
 /** The domain part of an address, lower-cased (the route's key). */
 function domainOf(address: string): string {
   return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/** A recipient held without a connection: RFC 3463 X.4.5, mail system congestion, as the MTA reports it. */
+function heldResult(recipient: string, hold: Hold): SentResult {
+  return {
+    recipient: recipient.trim().toLowerCase(),
+    outcome: 'deferred',
+    smtpCode: null,
+    enhancedStatus: '4.4.5',
+    response: hold.text,
+    host: null,
+    tls: null,
+    held: { destination: hold.destination, retryAt: hold.retryAt },
+  };
 }
 
 /** How often the destination limits file is read again (an operator's edit applies within it). */
@@ -73,19 +101,34 @@ export function createOutboundSender(config: OutboundConfig, log?: SenderLog): O
       ? undefined
       : [...tls.rootCertificates, fs.readFileSync(config.extraCaFile, 'utf8')];
   let limits: { readonly value: DestinationLimits; readonly at: number } | undefined;
+  let limitsError: string | undefined;
   const currentLimits = (): DestinationLimits => {
     if (limits === undefined || Date.now() - limits.at > LIMITS_REREAD_MS) {
       let value: DestinationLimits;
       try {
         value = loadLimits(config.dataDir);
-      } catch {
-        // A damaged file keeps the limits last read (the MTA's pacing plugin logs the error).
+        limitsError = undefined;
+      } catch (err) {
+        // A damaged file keeps the limits last read (the built-in table at first), logged once.
         value = limits?.value ?? DEFAULT_LIMITS;
+        const error = err instanceof Error ? err.message : String(err);
+        if (error !== limitsError) log?.('sender_destination_limits_invalid', { file: LIMITS_FILE, error });
+        limitsError = error;
       }
       limits = { value, at: Date.now() };
     }
     return limits.value;
   };
+  const baseS = config.mtaBackoffBaseS;
+  const pacing = new SenderPacing({
+    limits: currentLimits,
+    backoff:
+      baseS === undefined
+        ? undefined
+        : { baseMs: baseS * 1000, capMs: Math.max(baseS, config.mtaBackoffMaxS ?? baseS) * 1000 },
+    dataDir: config.dataDir,
+    log,
+  });
   const pool = new ConnectionPool({
     name: config.mailHostname,
     limits: currentLimits,
@@ -146,16 +189,31 @@ export function createOutboundSender(config: OutboundConfig, log?: SenderLog): O
       }
       // A message has at most the spec's 50 recipients, so at most 50 domains at once.
       const results = await Promise.all(
-        [...byDomain].map(async ([domain, to]) => {
+        [...byDomain].map(async ([domain, to]): Promise<SentResult[]> => {
           const route = await resolveRoute(domain, routeDeps);
-          return deliver(route, { from: message.from, to }, message.message, deliverDeps);
+          const envelope = { from: message.from, to };
+          // Pacing is for MX delivery: the relay, a null MX or a DNS failure are not a destination's.
+          if (route.kind !== 'mx') return deliver(route, envelope, message.message, deliverDeps);
+          const destination = destinationOf(route.hosts[0]?.name ?? domain);
+          const hold = pacing.hold(destination);
+          if (hold !== undefined) return to.map((recipient) => heldResult(recipient, hold));
+          const delivered = await deliver(route, envelope, message.message, deliverDeps);
+          const retryNotBefore = pacing.delivered(destination, {
+            delivered: delivered.some((r) => r.outcome === 'delivered'),
+            deferrals: delivered
+              .filter((r) => r.outcome === 'deferred')
+              .map((r) => ({ smtpCode: r.smtpCode, enhancedStatus: r.enhancedStatus, text: r.response })),
+          });
+          if (retryNotBefore === undefined) return delivered;
+          return delivered.map((r) => (r.outcome === 'deferred' ? { ...r, retryNotBefore } : r));
         }),
       );
       const byAddress = new Map(results.flat().map((r) => [r.recipient, r]));
-      return message.to.map((to) => byAddress.get(to.trim().toLowerCase()) as RecipientResult);
+      return message.to.map((to) => byAddress.get(to.trim().toLowerCase()) as SentResult);
     },
     close() {
       pool.close();
+      pacing.stop();
     },
   };
 }

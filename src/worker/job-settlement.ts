@@ -4,7 +4,8 @@ import type { ClaimedJob } from '../jobs/claim';
 import { complete } from '../jobs/complete';
 import { describeError, fail } from '../jobs/fail';
 import type { JobContext, JobHandler } from '../jobs/job-handler';
-import { isPermanentJobError, PermanentJobError } from '../jobs/job-handler';
+import { isPermanentJobError, isReleaseJob, PermanentJobError } from '../jobs/job-handler';
+import { release } from '../jobs/release';
 import type { Logger } from '../shared/logger';
 
 /** What recording a job's outcome needs: the runner's group commit, lease owner and policy. */
@@ -64,6 +65,7 @@ export async function settleSuccess(deps: SettlementDeps, job: ClaimedJob, start
  */
 export async function settleFailure(deps: SettlementDeps, job: ClaimedJob, err: unknown): Promise<void> {
   const { logger } = deps;
+  if (isReleaseJob(err)) return settleRelease(deps, job, err.runAt, err.message);
   const permanent = isPermanentJobError(err);
   const error = describeError(err);
   const base = { queue: job.queue, id: job.id, attempts: job.attempts };
@@ -88,5 +90,26 @@ export async function settleFailure(deps: SettlementDeps, job: ClaimedJob, err: 
     }
   } catch (settleErr) {
     logger.error({ event: 'job_settle_failed', ...base, err: settleErr });
+  }
+}
+
+/** A handler's ReleaseJob: back to `queued` at `runAt`, no attempt spent. Never rejects. */
+async function settleRelease(
+  deps: SettlementDeps,
+  job: ClaimedJob,
+  runAt: Date,
+  reason: string,
+): Promise<void> {
+  const { logger } = deps;
+  const base = { queue: job.queue, id: job.id, attempts: job.attempts };
+  if (deps.closed()) return;
+  try {
+    if (await deps.writes.run((trx) => release(trx, job, deps.owner, runAt))) {
+      logger.debug({ event: 'job_released', ...base, runAt: runAt.toISOString(), reason });
+    } else {
+      logger.warn({ event: 'job_lease_lost', ...base });
+    }
+  } catch (err) {
+    logger.error({ event: 'job_settle_failed', ...base, err });
   }
 }

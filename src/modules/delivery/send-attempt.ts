@@ -18,7 +18,8 @@ import { BEFORE_HAND_OFF, failMessage, recordSent } from './send-records';
 import type { LocalHandOff, LocalHandOffDeps } from './local-hand-off';
 import { localAcceptance, prepareLocalHandOff, recordLocalHandOff } from './local-hand-off';
 import type { DirectDeps, RecipientOutcome } from './direct-delivery';
-import { HANDED_OVER, logOutcomes, recordOutcomes } from './direct-delivery';
+import { allHeld, HANDED_OVER, logOutcomes, recordOutcomes } from './direct-delivery';
+import { ReleaseJob } from '../../jobs/job-handler';
 
 /** What happens to the message when the MTA could not be reached or answered 4xx. */
 export type TransientPlan =
@@ -68,6 +69,8 @@ export interface AttemptDeps {
    * instead of `inject` handing them to the MTA.
    */
   readonly direct?: DirectDeps | undefined;
+  /** The `email-send` job running the attempt: the retries it enqueues are keyed by it. */
+  readonly jobId?: string | undefined;
 }
 
 /** How an attempt treats recipients that are already past the hand-off. */
@@ -233,6 +236,7 @@ async function deliverDirect(
     return recordOutcomes(trx, email, outcomes, 1, {
       retryIntervalsS: direct.retryIntervalsS,
       node: deps.node,
+      jobId: deps.jobId ?? email.id,
     });
   });
   if (recorded === undefined) {
@@ -250,14 +254,17 @@ async function deliverDirect(
  * The retry of a message's deferred recipients after delivery attempt `deliveries`, by the
  * worker's own sender: the message as the first attempt built it (the same fields, the same
  * Message-ID), to the recipients still `deferred`, their answers recorded in one commit.
- * With `only` (mail taken over from an old Haraka queue, queue-takeover.ts): those of the
- * listed recipients still `sent` or `deferred`, the ones that queue held.
- * Throws (the job retries) only when the message cannot be built, signed or recorded.
+ * With `only` (the job's own recipients: a group pacing held, or mail taken over from an old
+ * Haraka queue): those of the listed recipients still `sent` or `deferred`.
+ * Throws (the job retries) only when the message cannot be built, signed or recorded; throws
+ * ReleaseJob when every recipient's destination is held: the job runs again when the first
+ * opens, with no attempt spent (src/jobs/release.ts).
  */
 export async function retryDeferred(
   deps: AttemptDeps & { readonly direct: DirectDeps },
   emailId: string,
   deliveries: number,
+  /** The job's own recipients (its payload); absent (a job from before pacing): every deferred one. */
   only?: readonly string[],
 ): Promise<void> {
   const log = deps.logger;
@@ -301,13 +308,21 @@ export async function retryDeferred(
       message: signed,
     });
   }
+  const releaseAt = allHeld(outcomes);
   const recorded = await write(deps, (trx) =>
-    recordOutcomes(trx, email, outcomes, deliveries + 1, {
-      retryIntervalsS: deps.direct.retryIntervalsS,
-      node: deps.node,
-    }),
+    recordOutcomes(
+      trx,
+      email,
+      outcomes,
+      deliveries + 1,
+      { retryIntervalsS: deps.direct.retryIntervalsS, node: deps.node, jobId: deps.jobId ?? email.id },
+      releaseAt === undefined,
+    ),
   );
   logOutcomes(log, recorded);
+  if (releaseAt !== undefined) {
+    throw new ReleaseJob(releaseAt, `every recipient's destination is held: ${outcomes[0]?.response ?? ''}`);
+  }
 }
 
 /** Re-reads the message and decides, in the transaction that records the decision. */

@@ -53,13 +53,15 @@ export interface EmailSendPayload {
   readonly resend?: true;
   /**
    * OUTBOUND_SENDER=worker: the retry of the recipients deferred by delivery attempt N (the
-   * worker's own sender, src/modules/delivery/direct-delivery.ts).
+   * worker's own sender, src/modules/delivery/direct-delivery.ts); 0: recipients held by their
+   * destination's pacing before their first delivery.
    */
   readonly deferred?: number;
   /**
    * With `deferred` (then ≥ 0: the attempts behind them): only these recipients, whether `sent`
-   * or `deferred`. Mail taken over from an old Haraka outbound queue at start-up
-   * (src/modules/delivery/queue-takeover.ts).
+   * or `deferred`: the group pacing held (src/sender/pacing.ts), or mail taken over from an old
+   * Haraka outbound queue at start-up (src/modules/delivery/queue-takeover.ts). Absent (a job from
+   * before pacing): every deferred recipient.
    */
   readonly recipients?: readonly string[];
 }
@@ -178,11 +180,13 @@ export interface SendJobDeps {
 }
 
 /** What both send handlers hand `attemptSend`, built once per handler and completed per job. */
-function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal | undefined) => AttemptDeps {
+function attemptDepsOf(
+  deps: SendJobDeps,
+): (logger: Logger, signal: AbortSignal | undefined, jobId: string) => AttemptDeps {
   const inject = injectorOf(deps);
   const unsubKey = unsubscribeKey(deps.config.secretKey);
   const rawStore = rawStoreFor(deps.db, deps.config.dataDir);
-  return (logger, signal) => ({
+  return (logger, signal, jobId) => ({
     db: deps.db,
     writes: deps.writes,
     inject,
@@ -193,6 +197,7 @@ function attemptDepsOf(deps: SendJobDeps): (logger: Logger, signal: AbortSignal 
     local: { rawStore, sign: deps.sign },
     node: deps.config.nodeName,
     direct: deps.direct,
+    jobId,
   });
 }
 
@@ -218,7 +223,7 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
     const payload = parseEmailSendPayload(job.payload);
     if (!payload) throw new PermanentJobError('email-send payload is not {emailId}');
     if (payload.deferred !== undefined) {
-      const attempt = attemptDeps(ctx.logger.child({ module: 'emails' }), ctx.signal);
+      const attempt = attemptDeps(ctx.logger.child({ module: 'emails' }), ctx.signal, job.id);
       if (attempt.direct === undefined)
         throw new PermanentJobError('a retry of deferred recipients needs OUTBOUND_SENDER=worker');
       await retryDeferred(
@@ -236,7 +241,9 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
         ? { kind: 'park', job: stagedSendJob(payload.emailId, 1, new Date(), resend) }
         : { kind: 'retry' };
     const logger = ctx.logger.child({ module: 'emails' });
-    const result = await attemptSend(attemptDeps(logger, ctx.signal), payload.emailId, plan, { resend });
+    const result = await attemptSend(attemptDeps(logger, ctx.signal, job.id), payload.emailId, plan, {
+      resend,
+    });
     if (result.kind === 'retry' || result.kind === 'aborted') {
       throw new Error(`hand-off to the MTA failed: ${result.reason}`);
     }
@@ -258,7 +265,9 @@ export function createStagedSendHandler(deps: SendJobDeps): JobHandler {
         ? { kind: 'park', job: stagedSendJob(payload.emailId, payload.stage + 1, new Date(), resend) }
         : { kind: 'give-up' };
     const logger = ctx.logger.child({ module: 'emails', stage: payload.stage });
-    const result = await attemptSend(attemptDeps(logger, ctx.signal), payload.emailId, plan, { resend });
+    const result = await attemptSend(attemptDeps(logger, ctx.signal, job.id), payload.emailId, plan, {
+      resend,
+    });
     if (result.kind === 'aborted') throw new Error(`hand-off to the MTA interrupted: ${result.reason}`);
   };
 }

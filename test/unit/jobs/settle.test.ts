@@ -6,13 +6,18 @@ import { complete } from '../../../src/jobs/complete';
 import { enqueue } from '../../../src/jobs/enqueue';
 import { extendLease } from '../../../src/jobs/extend-lease';
 import { describeError, fail } from '../../../src/jobs/fail';
+import { isReleaseJob, PermanentJobError, ReleaseJob } from '../../../src/jobs/job-handler';
+import { release } from '../../../src/jobs/release';
+import { WriteBatcher } from '../../../src/db/write-batcher';
+import { settleFailure } from '../../../src/worker/job-settlement';
+import { captureLog } from '../../helpers/capture-log';
 import type { TestDb } from '../../helpers/test-db';
 import { createTestDb } from '../../helpers/test-db';
 
 const at = (ms: number): Date => new Date(Date.now() + ms);
 const POLICY = { baseMs: 1_000, maxMs: 60_000, jitter: 0.25 };
 
-void describe('complete, fail and extendLease', () => {
+void describe('complete, fail, release and extendLease', () => {
   let t: TestDb;
   beforeEach(async () => {
     t = await createTestDb();
@@ -182,5 +187,72 @@ void describe('complete, fail and extendLease', () => {
     const long = describeError(new Error('x'.repeat(5_000)));
     assert.equal(long.length, 2_000);
     assert.ok(long.endsWith('…'));
+  });
+
+  // release (src/jobs/release.ts): the worker's sender at a held destination (issue 31 item 3).
+  void it('puts the job back at runAt with the attempts it had before the claim, many times over', async () => {
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {}, maxAttempts: 2 });
+    let now = new Date();
+    // More holds than max_attempts: none of them counts.
+    for (let i = 0; i < 4; i++) {
+      const job = await claimOne('w1', now);
+      assert.equal(job.attempts, 1);
+      const runAt = new Date(now.getTime() + 30_000);
+      assert.equal(await release(t.db, job, 'w1', runAt, now), true);
+      const r = await row();
+      assert.equal(r.state, 'queued');
+      assert.equal(r.attempts, 0);
+      assert.equal(r.lease_expires_at, null);
+      assert.equal(r.run_at, runAt.toISOString());
+      // Not claimable before runAt.
+      const early = await claim(t.db, {
+        queues: ['webhook-delivery'],
+        owner: 'w2',
+        leaseMs: 1_000,
+        limit: 1,
+        now,
+      });
+      assert.equal(early.jobs.length, 0);
+      now = new Date(runAt.getTime() + 1);
+    }
+  });
+
+  void it('writes nothing for a lease that is no longer ours', async () => {
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {} });
+    const stale = await claimOne('w1');
+    const fresh = await claimOne('w2', new Date(Date.now() + 1_500));
+    assert.equal(await release(t.db, stale, 'w1', new Date(Date.now() + 60_000)), false);
+    const r = await row();
+    assert.equal(r.state, 'running');
+    assert.equal(r.lease_owner, 'w2');
+    assert.equal(r.attempts, fresh.attempts);
+  });
+
+  void it("the runner's settlement releases on ReleaseJob, and fails on anything else", async () => {
+    const log = captureLog();
+    const deps = {
+      writes: new WriteBatcher(t.db),
+      owner: 'w1',
+      logger: log.logger,
+      backoff: undefined,
+      closed: () => false,
+    };
+    await enqueue(t.db, { queue: 'webhook-delivery', payload: {} });
+    const runAt = new Date(Date.now() + 45_000);
+    const held = new ReleaseJob(runAt, 'destination held');
+    assert.equal(isReleaseJob(held), true);
+    assert.equal(isReleaseJob(new PermanentJobError('x')), false);
+    await settleFailure(deps, await claimOne('w1'), held);
+    let r = await row();
+    assert.equal(r.state, 'queued');
+    assert.equal(r.attempts, 0);
+    assert.equal(r.run_at, runAt.toISOString());
+    assert.equal(log.events('job_failed').length, 0, 'a hold is not a failure');
+    assert.equal(log.events('job_released').length, 1);
+
+    await settleFailure(deps, await claimOne('w1', new Date(runAt.getTime() + 1)), new Error('boom'));
+    r = await row();
+    assert.equal(r.attempts, 1, 'a real failure spends its attempt');
+    assert.equal(log.events('job_failed').length, 1);
   });
 });
