@@ -224,7 +224,7 @@ export async function endToEnd(opts: Options): Promise<{ e2e: Section; memory: S
       log(
         `postfix+opendkim #${r + 1}: ${fmt(d.rate)} delivered/s, p50 ${fmt(d.p50, 0)} ms, p99 ${fmt(d.p99, 0)} ms; ${signed.at(-1)}/${SIGNED_SAMPLE} of a sample signed`,
       );
-      const b = await startBench({ env: { SMTP_RELAY: `127.0.0.1:${sinkPort}` } });
+      const b = await startBench({ env: { SMTP_RELAY: `127.0.0.1:${sinkPort}`, OUTBOUND_SENDER: 'haraka' } });
       try {
         await sleep(5000);
         for (const [k, v] of Object.entries(applianceRss(b.app))) (idle[k] ??= []).push(v);

@@ -172,8 +172,8 @@ export const configTable = {
   outboundSender: key(
     'OUTBOUND_SENDER',
     oneOf('haraka', 'worker'),
-    'haraka',
-    "Who delivers outbound mail to the recipients' MX (or `SMTP_RELAY`). `haraka` (default): the worker hands each message over loopback SMTP to the MTA, whose outbound queue delivers it. `worker` (a preview): the worker delivers it itself from the job table, DKIM-signed, over pooled SMTP connections, and retries deferred recipients as jobs at `MTA_RETRY_INTERVALS`; no second queue, and the MTA opens no injection listener (`MTA_INJECT_PORT` unused). [operations.md](operations.md#the-workers-own-sender-preview) says what the preview covers and what it does not yet. Switching to `worker`: [upgrading.md](upgrading.md) (mail left in the MTA's queue is handed to the job table at start).",
+    'worker',
+    "Who delivers outbound mail to the recipients' MX (or `SMTP_RELAY`). `worker` (default): the worker delivers it itself from the job table, DKIM-signed, over pooled SMTP connections, paced per destination, and retries deferred recipients as jobs at `MTA_RETRY_INTERVALS`; one queue, and the MTA runs the MX and submission only (no injection listener: `MTA_INJECT_PORT` unused). `haraka` (deprecated, goes in a later version): the worker hands each message over loopback SMTP to the MTA, whose outbound queue delivers it. [operations.md](operations.md#the-workers-own-sender) describes the sender; [upgrading.md](upgrading.md) what changes (mail left in the MTA's queue is handed to the job table at start).",
   ),
   injectPort: key(
     'MTA_INJECT_PORT',

@@ -159,7 +159,9 @@ describe('full disk (issue 17, finding 6)', { skip, timeout: 600_000 }, () => {
   describe('the MTA queue write fails mid-file (floor off)', () => {
     let h: Harness;
     before(async () => {
-      const env = { DISK_FREE_FLOOR_MB: '0', ...NO_QUOTA };
+      // Haraka's queue file is what this case is about: the deprecated MTA path writes one per
+      // message (the worker's sender writes none; this case goes with that path).
+      const env = { DISK_FREE_FLOOR_MB: '0', OUTBOUND_SENDER: 'haraka', ...NO_QUOTA };
       h = await startOnTmpfs('race.example.com', env, 64);
     });
     after(async () => h?.stop());
