@@ -28,8 +28,9 @@ export function applianceListeners(config: Config): Listener[] {
   ];
   if (config.submissionPort !== 0)
     out.push({ env: 'SUBMISSION_PORT', host, port: config.submissionPort, kind: 'smtp' });
-  // 0: chosen at each start (src/boot.ts), so there is no fixed port to look at.
-  if (config.injectPort !== 0)
+  // 0: chosen at each start (src/boot.ts), so there is no fixed port to look at. Only the
+  // deprecated OUTBOUND_SENDER=haraka opens it (src/mta/render-config.ts harakaDelivers).
+  if (config.injectPort !== 0 && config.outboundSender === 'haraka')
     out.push({ env: 'MTA_INJECT_PORT', host: '127.0.0.1', port: config.injectPort, kind: 'smtp' });
   return out;
 }

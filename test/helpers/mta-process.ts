@@ -37,9 +37,16 @@ export function findEvent(lines: readonly string[], event: string): Record<strin
   return undefined;
 }
 
-/** Starts `node dist/src/mta/main.js` with exactly `env` and waits for its `mta_ready` line. */
+/**
+ * Starts `node dist/src/mta/main.js` with exactly `env` and waits for its `mta_ready` line.
+ * OUTBOUND_SENDER is `haraka` unless `env` says otherwise: the mta-level tests drive Haraka's
+ * outbound through its injection listener (the deprecated path, issue 31).
+ */
 export async function startMta(env: Record<string, string>, timeoutMs = 20_000): Promise<MtaProcess> {
-  const child = spawn(process.execPath, [MTA_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MTA_MAIN], {
+    env: { OUTBOUND_SENDER: 'haraka', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const stdout: string[] = [];
   const stderr: string[] = [];
   collectLines(child.stdout, stdout);

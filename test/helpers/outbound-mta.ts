@@ -117,6 +117,8 @@ export async function mtaEnv(
     SECRET_KEY,
     SMTP_PORT: String(smtp),
     MTA_INJECT_PORT: String(inject),
+    // Haraka's outbound through its injection listener: the deprecated path these tests cover.
+    OUTBOUND_SENDER: 'haraka',
     // No submission listener: its default port would be shared by every test's Haraka.
     SUBMISSION_PORT: '0',
     BIND_ADDRESS: '127.0.0.1',

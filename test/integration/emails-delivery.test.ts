@@ -265,6 +265,13 @@ for (const sender of ['haraka', 'worker'] as const)
             (await db.selectFrom('emails').select('status').where('id', '=', id).executeTakeFirstOrThrow())
               .status;
           await waitUntil('the first deferral', async () => (await status()) === 'deferred', 20_000);
+          // Its retry is a job any node claims: no node holds it, so no hand-back sweep resends it.
+          const held = await db
+            .selectFrom('emails')
+            .select('mta_node')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow();
+          assert.equal(held.mta_node, null);
           const account = await app.api.get<{ id: string }>('/v1/auth/me', { token: sending.token });
           assert.equal(account.status, 200, account.text);
           const suspended = await app.api.post(`/internal/accounts/${account.body.id}/suspend`, {

@@ -75,6 +75,8 @@ describe('mailroom-guard on Haraka', () => {
       DATA_DIR: dataDir,
       SMTP_PORT: String(smtp),
       MTA_INJECT_PORT: String(inject),
+      // The injection listener's limits are among the cases (the deprecated OUTBOUND_SENDER=haraka).
+      OUTBOUND_SENDER: 'haraka',
       SUBMISSION_PORT: '0',
       BIND_ADDRESS: '127.0.0.1',
       MAIL_HOSTNAME: 'mx.test.example',

@@ -156,7 +156,10 @@ export async function recordOutcomes(
       at,
       node: deps.node ?? null,
     };
-    applied.push({ payload, result: await applyMtaOutcomeIn(trx, payload, { acceptBeforeSent: true }) });
+    applied.push({
+      payload,
+      result: await applyMtaOutcomeIn(trx, payload, { acceptBeforeSent: true, reporterHoldsQueue: false }),
+    });
   }
   if (retry !== undefined && deferred.length > 0) await enqueue(trx, retry);
   for (const [destination, group] of heldJobs ? heldGroups(outcomes) : []) {

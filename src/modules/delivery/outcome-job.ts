@@ -49,6 +49,12 @@ export interface ApplyOptions {
    * MTA already has the message.
    */
   readonly acceptBeforeSent: boolean;
+  /**
+   * False for the worker's own sender: a deferred recipient waits in the job table (a retry job
+   * any node claims), not in the reporting node's MTA queue, so `emails.mta_node` is not set and
+   * the hand-back sweep (src/modules/nodes) never resends it. Default true (Haraka's reports).
+   */
+  readonly reporterHoldsQueue?: boolean;
 }
 
 /**
@@ -120,7 +126,10 @@ export async function applyMtaOutcomeIn(
       // Issue 23: the reporting MTA holds a deferred recipient in its queue. A report that lands
       // before the worker recorded the hand-off (acceptBeforeSent) leaves this the only record of
       // the node holding the message, which the hand-back sweep looks it up by.
-      mtaNode: (to === 'deferred' || to === 'sent') && o.node ? o.node : undefined,
+      mtaNode:
+        (to === 'deferred' || to === 'sent') && o.node && options.reporterHoldsQueue !== false
+          ? o.node
+          : undefined,
     },
     at,
   );

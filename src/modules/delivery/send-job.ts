@@ -96,7 +96,10 @@ const MAX_LISTED_RECIPIENTS = 1000;
 
 function parseRecipients(v: unknown): string[] | undefined {
   if (!Array.isArray(v) || v.length === 0 || v.length > MAX_LISTED_RECIPIENTS) return undefined;
-  return v.every((a): a is string => typeof a === 'string') ? v : undefined;
+  // An address is at most 320 characters (RFC 5321 §4.5.3.1: 64 + 1 + 255).
+  return v.every((a): a is string => typeof a === 'string' && a.length > 0 && a.length <= 320)
+    ? v
+    : undefined;
 }
 
 export function parseStagedSendPayload(v: unknown): StagedSendPayload | undefined {

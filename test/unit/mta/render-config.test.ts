@@ -29,6 +29,9 @@ function configIn(env: Record<string, string> = {}): ReturnType<typeof parseConf
     BIND_ADDRESS: '0.0.0.0',
     MAIL_HOSTNAME: 'mx.example.net',
     EMAIL_MAX_SIZE_BYTES: '5000000',
+    // Most cases render the deprecated OUTBOUND_SENDER=haraka (injection listener, outbound
+    // plugins); the worker's own sender has its case below.
+    OUTBOUND_SENDER: 'haraka',
     ...env,
   });
 }

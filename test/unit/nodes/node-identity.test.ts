@@ -70,6 +70,8 @@ describe('node identity and roles', () => {
       const { config } = loadConfig({
         DATA_DIR: t.dataDir,
         SECRET_KEY: 'x'.repeat(40),
+        // The deprecated path: the worker hands mail to its own node's MTA.
+        OUTBOUND_SENDER: 'haraka',
       });
       const full = createHandlers({ db: t.db, config, roles: ['api', 'worker', 'mta'] });
       const noMta = createHandlers({ db: t.db, config, roles: ['api', 'worker'] });
