@@ -179,7 +179,7 @@ export const configTable = {
     'MTA_INJECT_PORT',
     port,
     '0',
-    'Loopback-only port where the worker hands outbound mail to the MTA. Never exposed. `0` (default): a free port chosen at each start by `npm start` / `node dist/src/main.js` and handed to the worker and MTA, so two appliances on one host do not collide; pin a port when the worker and the MTA run under separate supervisors.',
+    "Only with the deprecated `OUTBOUND_SENDER=haraka`: the loopback-only port where the worker hands outbound mail to the MTA (the default, the worker's own sender, opens no such listener). Never exposed. `0` (default): a free port chosen at each start by `npm start` / `node dist/src/main.js` and handed to the worker and MTA, so two appliances on one host do not collide; pin a port when the worker and the MTA run under separate supervisors.",
   ),
   bindAddress: key('BIND_ADDRESS', str, '0.0.0.0', 'Address the public listeners (HTTP, SMTP) bind to.'),
   dataDir: key(
@@ -475,7 +475,7 @@ export const configTable = {
     'NODE_DEAD_AFTER_S',
     int(30, 604_800),
     '600',
-    "Seconds without a heartbeat after which a node counts as gone: the cluster sweep hands the emails its MTA accepted and has not finished (`sent`, `deferred`) back to the queue, and a node with an MTA delivers them again (at least once: a node that comes back later may deliver its own queue too; see docs/scaling.md). Nodes heartbeat every few seconds; keep this well above a restart's length.",
+    "Seconds without a heartbeat after which a node counts as gone: with the deprecated `OUTBOUND_SENDER=haraka` the cluster sweep hands the emails its MTA accepted and has not finished (`sent`, `deferred`) back to the queue, and a node with an MTA delivers them again (at least once: a node that comes back later may deliver its own queue too; see docs/scaling.md). With the worker's own sender (the default) nothing waits on a node: its claimed jobs return when their lease runs out. Nodes heartbeat every few seconds; keep this well above a restart's length.",
   ),
   shutdownTimeoutMs: key(
     'SHUTDOWN_TIMEOUT_MS',
