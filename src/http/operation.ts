@@ -73,7 +73,7 @@ export interface Translation<Q, O, TQ = Q> extends Omit<
   /** Path parameters that are ids, by this path's names; the operation's when not given. */
   readonly ids?: Readonly<Record<string, string>>;
   /** This surface's query parameters; the operation's when not given. */
-  readonly query?: z.ZodObject;
+  readonly query?: z.ZodObject & z.ZodType<TQ>;
   /**
    * Runs before the body is read: a refusal that depends on headers only (the Resend batch's
    * `x-batch-validation`).
@@ -83,8 +83,11 @@ export interface Translation<Q, O, TQ = Q> extends Omit<
   readonly request?: (request: OperationRequest<TQ>) => OperationRequest<Q>;
   /** Field names of the operation (`replyTo`) as this surface's callers write them (`reply_to`). */
   readonly names?: ReadonlyMap<string, string>;
-  /** The operation's result as this surface's body, answered with `ok.status`. */
-  readonly response: (output: O, ctx: OperationContext) => unknown;
+  /**
+   * The operation's result as this surface's body, answered with `ok.status`; given this
+   * surface's request as read (a page of a list read whole needs its `limit` and `after`).
+   */
+  readonly response: (output: O, request: OperationRequest<TQ>, ctx: OperationContext) => unknown;
 }
 
 /** A typed identity, as `defineOperation`: the translation's types follow its operation's. */
@@ -178,7 +181,7 @@ export function serveTranslation<Q, I, O, TQ = Q>(
     );
     answer(op, ctx, output);
     ctx.status = doc.ok.status;
-    ctx.body = await response(output, ctx);
+    ctx.body = await response(output, read, ctx);
   });
 }
 
