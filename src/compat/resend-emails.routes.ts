@@ -14,7 +14,8 @@ import { featureNotImplemented } from './resend-errors';
 import { getResendEmail, listResendEmails } from './resend-emails';
 import { RESEND_TAG } from './resend-paths';
 import { resendPageQuery } from './resend-page';
-import { RESEND_SEND_NAMES, resendSendBody } from './resend-send-body';
+import { RESEND_SEND_NAMES } from './resend-names';
+import { resendSendBody } from './resend-send-body';
 import { ResendBatch, ResendEmail, ResendEmailList, ResendId, ResendObjectId } from './resend.responses';
 
 /** A Resend batch as /v1's: each message translated as a single send is; /v1 validates them. */

@@ -1,23 +1,5 @@
 import { featureNotImplemented } from './resend-errors';
-
-/** Resend's snake_case send fields and the /v1 fields they are (parseEmailToApiOptions in the SDK). */
-const FIELD_NAMES: Readonly<Record<string, string>> = {
-  reply_to: 'replyTo',
-  scheduled_at: 'scheduledAt',
-};
-const ATTACHMENT_FIELDS: Readonly<Record<string, string>> = {
-  content_type: 'contentType',
-  content_id: 'contentId',
-};
-
-/** The other way, for the fields a validation error names: the caller wrote `reply_to`. */
-export const RESEND_SEND_NAMES: ReadonlyMap<string, string> = new Map<string, string>([
-  ...[...Object.entries(FIELD_NAMES), ...Object.entries(ATTACHMENT_FIELDS)].map(
-    ([resend, ours]): [string, string] => [ours, resend],
-  ),
-  // /v1's own name for what Resend calls content_id.
-  ['cid', 'content_id'],
-]);
+import { ATTACHMENT_FIELDS, FIELD_NAMES } from './resend-names';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
