@@ -81,9 +81,9 @@ export default tseslint.config(
                 "Import another module through its face ('../<module>', its index.ts), never one of its files.",
             },
             {
-              regex: '(^|/)http/(?!(route|body|context|authenticate|rate-limit|response-schema)$)',
+              regex: '(^|/)http/(?!(route|body|context|authenticate|rate-limit|response-schema|operation)$)',
               message:
-                'Modules import only the route surface of src/http (route, body, context, authenticate, rate-limit, response-schema).',
+                'Modules import only the route surface of src/http (route, body, context, authenticate, rate-limit, response-schema, operation).',
             },
           ],
         },

@@ -2,19 +2,13 @@ import { z } from 'zod';
 import { readBody } from '../http/body';
 import type { ApiDeps } from '../http/context';
 import { requestActor, requireAuth } from '../http/context';
+import type { OperationRequest } from '../http/operation';
+import { serveTranslation } from '../http/operation';
 import { RouteGroup } from '../http/route';
 import type { DnsRecord } from '../modules/domains/dns-records';
-import type { DomainHosts, DomainView } from '../modules/domains/domains.usecases';
-import {
-  createDomain,
-  deleteDomain,
-  getDomain,
-  listDomainViews,
-  updateDomain,
-  verifyDomain,
-} from '../modules/domains/domains.usecases';
-import { createDnsResolver } from '../shared/dns-resolver';
-import { createSealer } from '../shared/seal';
+import { domainDeps, domainOperations } from '../modules/domains/domains.routes';
+import type { DomainView } from '../modules/domains/domains.usecases';
+import { createDomain, getDomain, updateDomain } from '../modules/domains/domains.usecases';
 import { featureNotImplemented } from './resend-errors';
 import { resendPage, resendPageQuery } from './resend-page';
 import { RESEND_TAG } from './resend-paths';
@@ -88,24 +82,27 @@ function withRecords(view: DomainView) {
   return { ...resendDomain(view), records: view.records.map((r) => resendRecord(r, verified)) };
 }
 
-/** `/domains` as Resend's SDKs call it, on the /v1 domain use cases. */
+/**
+ * `/domains` as Resend's SDKs call it. Listing, reading, removing and verifying translate the
+ * /v1 operations. Creating and updating stay Resend's own: a Resend create with
+ * `capabilities.receiving` is two /v1 operations (create, then update), and a Resend update
+ * that changes nothing /v1 holds is a read, where /v1's update refuses an empty change.
+ */
 export function resendDomainRoutes(deps: ApiDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/domains', RESEND_TAG);
-  const { config, db } = deps;
-  const hosts: DomainHosts = {
-    mailHostname: config.mailHostname,
-    mxHost: config.mxHost,
-    bounceHost: config.bounceHost,
-    spfIncludeHost: config.spfIncludeHost,
-  };
-  const resolver = createDnsResolver({ servers: config.dnsServers });
-  const sealer = createSealer({ secretKey: config.secretKey });
-  const log = deps.log.child({ module: 'domains' });
-  const common = { auth: 'either', errorShape: 'resend' } as const;
+  const { db, hosts, sealer } = domainDeps(deps);
+  const ops = domainOperations(deps);
+  const common = { errorShape: 'resend' } as const;
+  /** Resend's path names the domain `id` where /v1's names it `domainId`. */
+  const byId = {
+    ids: { id: 'dom' },
+    request: (req: OperationRequest<never>) => ({ ...req, params: { domainId: req.params.id } }),
+  } as const;
 
   routes.define(
     {
       ...common,
+      auth: 'either',
       method: 'post',
       path: '/',
       operationId: 'resendCreateDomain',
@@ -135,43 +132,32 @@ export function resendDomainRoutes(deps: ApiDeps): RouteGroup {
     },
   );
 
-  routes.define(
-    {
-      ...common,
-      method: 'get',
-      path: '/',
-      operationId: 'resendListDomains',
-      summary: 'Resend: list domains',
-      query: resendPageQuery('dom'),
-      ok: { status: 200, schema: ResendDomainList, description: 'Domains' },
-    },
-    async (ctx, q) => {
-      const { userId } = requireAuth(ctx);
-      const views = await listDomainViews({ db, userId, hosts });
-      ctx.body = resendPage(views.map(resendDomain), q);
-    },
-  );
+  serveTranslation(routes, ops.list, {
+    ...common,
+    method: 'get',
+    path: '/',
+    operationId: 'resendListDomains',
+    summary: 'Resend: list domains',
+    query: resendPageQuery('dom'),
+    ok: { status: 200, schema: ResendDomainList, description: 'Domains' },
+    response: (list, { query }) => resendPage(list.data.map(resendDomain), query),
+  });
+
+  serveTranslation(routes, ops.get, {
+    ...common,
+    ...byId,
+    method: 'get',
+    path: '/:id',
+    operationId: 'resendGetDomain',
+    summary: 'Resend: one domain with its records',
+    ok: { status: 200, schema: ResendDomain, description: 'The domain' },
+    response: withRecords,
+  });
 
   routes.define(
     {
       ...common,
-      method: 'get',
-      path: '/:id',
-      ids: { id: 'dom' },
-      operationId: 'resendGetDomain',
-      summary: 'Resend: one domain with its records',
-      ok: { status: 200, schema: ResendDomain, description: 'The domain' },
-      errors: ['DOMAIN_NOT_FOUND'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = withRecords(await getDomain({ db, userId, hosts, domainId: ctx.params.id ?? '' }));
-    },
-  );
-
-  routes.define(
-    {
-      ...common,
+      auth: 'either',
       method: 'patch',
       path: '/:id',
       ids: { id: 'dom' },
@@ -202,53 +188,27 @@ export function resendDomainRoutes(deps: ApiDeps): RouteGroup {
     },
   );
 
-  routes.define(
-    {
-      ...common,
-      method: 'delete',
-      path: '/:id',
-      ids: { id: 'dom' },
-      operationId: 'resendRemoveDomain',
-      summary: 'Resend: remove a domain that has never sent mail',
-      ok: { status: 200, schema: ResendDeleted, description: 'Removed' },
-      errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_HAS_HISTORY'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      const actor = requestActor(ctx);
-      const removed = await deleteDomain({ db, userId, actor, domainId: ctx.params.id ?? '' });
-      ctx.body = { object: 'domain', id: removed.id, deleted: true };
-    },
-  );
+  serveTranslation(routes, ops.remove, {
+    ...common,
+    ...byId,
+    method: 'delete',
+    path: '/:id',
+    operationId: 'resendRemoveDomain',
+    summary: 'Resend: remove a domain that has never sent mail',
+    ok: { status: 200, schema: ResendDeleted, description: 'Removed' },
+    response: (removed) => ({ object: 'domain', id: removed.id, deleted: true }),
+  });
 
-  routes.define(
-    {
-      ...common,
-      method: 'post',
-      path: '/:id/verify',
-      ids: { id: 'dom' },
-      operationId: 'resendVerifyDomain',
-      testKey: true,
-      summary: 'Resend: check the published records now (synchronously, unlike Resend)',
-      ok: { status: 200, schema: ResendObjectId, description: 'Checked; GET the domain for its status' },
-      errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_VERIFIED_ELSEWHERE'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      const domainId = ctx.params.id ?? '';
-      await verifyDomain({
-        db,
-        resolver,
-        hosts,
-        intervalS: config.dnsRecheckIntervalS,
-        log,
-        userId,
-        actor: requestActor(ctx),
-        domainId,
-      });
-      ctx.body = { object: 'domain', id: domainId };
-    },
-  );
+  serveTranslation(routes, ops.verify, {
+    ...common,
+    ...byId,
+    method: 'post',
+    path: '/:id/verify',
+    operationId: 'resendVerifyDomain',
+    summary: 'Resend: check the published records now (synchronously, unlike Resend)',
+    ok: { status: 200, schema: ResendObjectId, description: 'Checked; GET the domain for its status' },
+    response: (_result, { params }) => ({ object: 'domain', id: params.id ?? '' }),
+  });
 
   return routes;
 }

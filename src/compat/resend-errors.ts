@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type { AppError } from '../shared/app-error';
 import { defineError, errorStatus, isAppError, notFound } from '../shared/app-error';
 import type { Logger } from '../shared/logger';
+import { RESEND_MESSAGE_NAMES } from './resend-names';
 
 /**
  * Resend's error body. The SDKs read these three top-level fields and nothing else: an
@@ -103,20 +104,11 @@ export function resendNamesOf(code: string): string[] {
   return [name];
 }
 
-/** /v1 field names a use case's message may quote, as a Resend caller wrote them. */
-const RESEND_FIELDS: Readonly<Record<string, string>> = {
-  replyTo: 'reply_to',
-  scheduledAt: 'scheduled_at',
-  contentType: 'content_type',
-  contentId: 'content_id',
-};
+const QUOTED_NAMES = new RegExp(`\\b(?:${[...RESEND_MESSAGE_NAMES.keys()].join('|')})\\b`, 'g');
 
 /** `replyTo[0] is not a valid address` → `reply_to[0] is not …`: the names the caller used. */
 export function resendMessage(message: string): string {
-  return message.replace(
-    /\b(?:replyTo|scheduledAt|contentType|contentId)\b/g,
-    (name) => RESEND_FIELDS[name] ?? name,
-  );
+  return message.replace(QUOTED_NAMES, (name) => RESEND_MESSAGE_NAMES.get(name) ?? name);
 }
 
 function render(ctx: Koa.Context, status: number, name: string, message: string): void {

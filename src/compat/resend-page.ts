@@ -16,11 +16,13 @@ export function resendPageQuery(idPrefix: string) {
   });
 }
 
+export interface ResendPageQuery {
+  readonly limit: number;
+  readonly after?: string | undefined;
+}
+
 /** `{object:'list', has_more, data}` of a list read whole (domains, keys, webhooks: a few per account). */
-export function resendPage<T extends { readonly id: string }>(
-  items: readonly T[],
-  query: { readonly limit: number; readonly after?: string | undefined },
-) {
+export function resendPage<T extends { readonly id: string }>(items: readonly T[], query: ResendPageQuery) {
   const start = query.after === undefined ? 0 : items.findIndex((item) => item.id === query.after) + 1;
   const data = items.slice(start, start + query.limit);
   return { object: 'list' as const, has_more: start + query.limit < items.length, data };

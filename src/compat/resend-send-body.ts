@@ -1,27 +1,5 @@
-import { validationFailure } from '../http/body';
-import type { SendEmailInput } from '../modules/sending/emails.schemas';
-import { oversizedCollections, sendEmailBody } from '../modules/sending/emails.schemas';
 import { featureNotImplemented } from './resend-errors';
-import { renameFields, validateAs } from './resend-validate';
-
-/** Resend's snake_case send fields and the /v1 fields they are (parseEmailToApiOptions in the SDK). */
-const FIELD_NAMES: Readonly<Record<string, string>> = {
-  reply_to: 'replyTo',
-  scheduled_at: 'scheduledAt',
-};
-const ATTACHMENT_FIELDS: Readonly<Record<string, string>> = {
-  content_type: 'contentType',
-  content_id: 'contentId',
-};
-
-/** The other way, for the fields a validation error names: the caller wrote `reply_to`. */
-const RESEND_NAMES = new Map<string, string>([
-  ...[...Object.entries(FIELD_NAMES), ...Object.entries(ATTACHMENT_FIELDS)].map(
-    ([resend, ours]): [string, string] => [ours, resend],
-  ),
-  // /v1's own name for what Resend calls content_id.
-  ['cid', 'content_id'],
-]);
+import { ATTACHMENT_FIELDS, FIELD_NAMES } from './resend-names';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -42,23 +20,19 @@ function unsupportedOption(body: Record<string, unknown>): string | undefined {
 }
 
 /**
- * A Resend send body as the spec's send input, validated by the same schema as
- * `POST /v1/emails` (one set of rules); errors name the fields as the caller wrote them.
+ * A Resend send body as `POST /v1/emails` takes it (the request mapper of the Resend send):
+ * Resend's names renamed, Resend options Mailroom lacks refused (501). The /v1 operation then
+ * validates it (one set of rules); its errors name the fields as the caller wrote them.
  */
-export function resendSendInput(json: unknown): SendEmailInput {
-  let body = json;
-  if (isRecord(json)) {
-    const feature = unsupportedOption(json);
-    if (feature !== undefined) throw featureNotImplemented(`${feature} is not supported by Mailroom`);
-    const mapped = renamed(json, FIELD_NAMES);
-    if (Array.isArray(mapped.attachments)) {
-      mapped.attachments = (mapped.attachments as unknown[]).map((a) =>
-        isRecord(a) ? renamed(a, ATTACHMENT_FIELDS) : a,
-      );
-    }
-    body = mapped;
+export function resendSendBody(json: unknown): unknown {
+  if (!isRecord(json)) return json;
+  const feature = unsupportedOption(json);
+  if (feature !== undefined) throw featureNotImplemented(`${feature} is not supported by Mailroom`);
+  const mapped = renamed(json, FIELD_NAMES);
+  if (Array.isArray(mapped.attachments)) {
+    mapped.attachments = (mapped.attachments as unknown[]).map((a) =>
+      isRecord(a) ? renamed(a, ATTACHMENT_FIELDS) : a,
+    );
   }
-  const oversized = oversizedCollections(body);
-  if (oversized.length > 0) throw validationFailure(renameFields(oversized, RESEND_NAMES));
-  return validateAs(sendEmailBody, body, RESEND_NAMES);
+  return mapped;
 }

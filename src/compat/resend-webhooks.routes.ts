@@ -1,25 +1,14 @@
 import { z } from 'zod';
-import { readBody } from '../http/body';
+import { validate } from '../http/body';
 import type { ApiDeps } from '../http/context';
-import { requestActor, requireAuth } from '../http/context';
+import { serveTranslation } from '../http/operation';
 import { RouteGroup } from '../http/route';
-import { destinationCheckFromConfig } from '../modules/webhooks/destination-check';
 import { isWebhookEvent, WEBHOOK_EVENTS } from '../modules/webhooks/webhook-events';
-import { createWebhookBody, patchWebhookBody } from '../modules/webhooks/webhooks.schemas';
+import { webhookOperations } from '../modules/webhooks/webhooks.routes';
 import type { WebhookView } from '../modules/webhooks/webhooks.usecases';
-import {
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  listWebhookViews,
-  rotateWebhookSecret,
-  updateWebhook,
-} from '../modules/webhooks/webhooks.usecases';
-import { createSealer } from '../shared/seal';
 import { featureNotImplemented } from './resend-errors';
 import { resendPage, resendPageQuery } from './resend-page';
 import { RESEND_TAG } from './resend-paths';
-import { validateAs } from './resend-validate';
 import {
   ResendCreatedWebhook,
   ResendDeleted,
@@ -52,7 +41,7 @@ function supportedEvents(events: readonly string[] | undefined): void {
   }
 }
 
-function resendWebhook(view: WebhookView) {
+function resendWebhook(view: Omit<WebhookView, 'attempts'>) {
   return {
     object: 'webhook' as const,
     id: view.id,
@@ -64,157 +53,91 @@ function resendWebhook(view: WebhookView) {
 }
 
 /**
- * `/webhooks` as Resend's SDKs call it, on the /v1 webhook use cases (the same URL checks,
- * SSRF guard and limits): the Resend body is translated, then validated by /v1's schema.
+ * `/webhooks` as Resend's SDKs call it: the /v1 webhook operations translated (the same URL
+ * checks, SSRF guard and limits). A Resend body is checked against Resend's fields, then
+ * renamed and validated by /v1's schema.
  */
 export function resendWebhookRoutes(deps: ApiDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/webhooks', RESEND_TAG);
-  const { config, db } = deps;
-  const sealer = createSealer({ secretKey: config.secretKey });
-  const checkDestination = destinationCheckFromConfig(config);
-  const common = { auth: 'either', errorShape: 'resend' } as const;
+  const ops = webhookOperations(deps);
+  const common = { errorShape: 'resend', names: NAMES } as const;
 
-  routes.define(
-    {
-      ...common,
-      method: 'post',
-      path: '/',
-      operationId: 'resendCreateWebhook',
-      summary: 'Resend: register an endpoint; the signing secret is shown once',
-      body: createBody,
-      ok: { status: 200, schema: ResendCreatedWebhook, description: 'Created' },
-      errors: ['WEBHOOK_LIMIT_REACHED', 'NOT_IMPLEMENTED'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      const body = await readBody(ctx, createBody);
+  serveTranslation(routes, ops.create, {
+    ...common,
+    method: 'post',
+    path: '/',
+    operationId: 'resendCreateWebhook',
+    summary: 'Resend: register an endpoint; the signing secret is shown once',
+    body: createBody,
+    ok: { status: 200, schema: ResendCreatedWebhook, description: 'Created' },
+    errors: ['NOT_IMPLEMENTED'],
+    request: (req) => {
+      const body = validate(createBody, req.body);
       supportedEvents(body.events);
       // Created the Resend way, delivered the Resend way: `{type, created_at, data}` (issue 20).
-      const input = validateAs(
-        createWebhookBody,
-        { url: body.endpoint, events: body.events, payloadFormat: 'resend' },
-        NAMES,
-      );
-      const created = await createWebhook({
-        db,
-        userId,
-        actor: requestActor(ctx),
-        checkDestination,
-        sealer,
-        input,
-      });
-      ctx.body = { object: 'webhook', id: created.id, signing_secret: created.secret };
+      return { ...req, body: { url: body.endpoint, events: body.events, payloadFormat: 'resend' } };
     },
-  );
+    response: (created) => ({ object: 'webhook', id: created.id, signing_secret: created.secret }),
+  });
 
-  routes.define(
-    {
-      ...common,
-      method: 'get',
-      path: '/',
-      operationId: 'resendListWebhooks',
-      summary: 'Resend: list endpoints',
-      query: resendPageQuery('whk'),
-      ok: { status: 200, schema: ResendWebhookList, description: 'Endpoints' },
-    },
-    async (ctx, q) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = resendPage((await listWebhookViews({ db, userId })).map(resendWebhook), q);
-    },
-  );
+  serveTranslation(routes, ops.list, {
+    ...common,
+    method: 'get',
+    path: '/',
+    operationId: 'resendListWebhooks',
+    summary: 'Resend: list endpoints',
+    query: resendPageQuery('whk'),
+    ok: { status: 200, schema: ResendWebhookList, description: 'Endpoints' },
+    response: (list, { query }) => resendPage(list.data.map(resendWebhook), query),
+  });
 
-  routes.define(
-    {
-      ...common,
-      method: 'get',
-      path: '/:id',
-      ids: { id: 'whk' },
-      operationId: 'resendGetWebhook',
-      summary: 'Resend: one endpoint (without its secret, which is shown only once)',
-      ok: { status: 200, schema: ResendWebhook, description: 'The endpoint' },
-      errors: ['WEBHOOK_NOT_FOUND'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      const { attempts: _attempts, ...view } = await getWebhook({ db, userId, id: ctx.params.id ?? '' });
-      ctx.body = resendWebhook(view);
-    },
-  );
+  serveTranslation(routes, ops.get, {
+    ...common,
+    method: 'get',
+    path: '/:id',
+    operationId: 'resendGetWebhook',
+    summary: 'Resend: one endpoint (without its secret, which is shown only once)',
+    ok: { status: 200, schema: ResendWebhook, description: 'The endpoint' },
+    response: resendWebhook,
+  });
 
-  routes.define(
-    {
-      ...common,
-      method: 'patch',
-      path: '/:id',
-      ids: { id: 'whk' },
-      operationId: 'resendUpdateWebhook',
-      summary: 'Resend: change an endpoint’s URL, events or status',
-      body: updateBody,
-      ok: { status: 200, schema: ResendObjectId, description: 'Updated' },
-      errors: ['WEBHOOK_NOT_FOUND', 'NOT_IMPLEMENTED'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      const body = await readBody(ctx, updateBody);
+  serveTranslation(routes, ops.update, {
+    ...common,
+    method: 'patch',
+    path: '/:id',
+    operationId: 'resendUpdateWebhook',
+    summary: 'Resend: change an endpoint’s URL, events or status',
+    body: updateBody,
+    ok: { status: 200, schema: ResendObjectId, description: 'Updated' },
+    errors: ['NOT_IMPLEMENTED'],
+    request: (req) => {
+      const body = validate(updateBody, req.body);
       supportedEvents(body.events);
-      const input = validateAs(
-        patchWebhookBody,
-        {
-          url: body.endpoint,
-          events: body.events,
-          enabled: body.status === undefined ? undefined : body.status === 'enabled',
-        },
-        NAMES,
-      );
-      const id = ctx.params.id ?? '';
-      const updated = await updateWebhook({
-        db,
-        userId,
-        actor: requestActor(ctx),
-        checkDestination,
-        id,
-        input,
-      });
-      ctx.body = { object: 'webhook', id: updated.id };
+      const enabled = body.status === undefined ? undefined : body.status === 'enabled';
+      return { ...req, body: { url: body.endpoint, events: body.events, enabled } };
     },
-  );
+    response: (updated) => ({ object: 'webhook', id: updated.id }),
+  });
 
-  routes.define(
-    {
-      ...common,
-      method: 'delete',
-      path: '/:id',
-      ids: { id: 'whk' },
-      operationId: 'resendRemoveWebhook',
-      summary: 'Resend: remove an endpoint',
-      ok: { status: 200, schema: ResendDeleted, description: 'Removed' },
-      errors: ['WEBHOOK_NOT_FOUND'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      const removed = await deleteWebhook({ db, userId, actor: requestActor(ctx), id: ctx.params.id ?? '' });
-      ctx.body = { object: 'webhook', id: removed.id, deleted: true };
-    },
-  );
+  serveTranslation(routes, ops.remove, {
+    ...common,
+    method: 'delete',
+    path: '/:id',
+    operationId: 'resendRemoveWebhook',
+    summary: 'Resend: remove an endpoint',
+    ok: { status: 200, schema: ResendDeleted, description: 'Removed' },
+    response: (removed) => ({ object: 'webhook', id: removed.id, deleted: true }),
+  });
 
-  routes.define(
-    {
-      ...common,
-      method: 'post',
-      path: '/:id/signing-secret/rotate',
-      ids: { id: 'whk' },
-      operationId: 'resendRotateWebhookSecret',
-      summary: 'Resend: a new signing secret, shown once; the old one stops at once',
-      ok: { status: 200, schema: ResendCreatedWebhook, description: 'Rotated' },
-      errors: ['WEBHOOK_NOT_FOUND'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      const id = ctx.params.id ?? '';
-      const rotated = await rotateWebhookSecret({ db, userId, actor: requestActor(ctx), sealer, id });
-      ctx.body = { object: 'webhook', id: rotated.id, signing_secret: rotated.secret };
-    },
-  );
+  serveTranslation(routes, ops.rotateSecret, {
+    ...common,
+    method: 'post',
+    path: '/:id/signing-secret/rotate',
+    operationId: 'resendRotateWebhookSecret',
+    summary: 'Resend: a new signing secret, shown once; the old one stops at once',
+    ok: { status: 200, schema: ResendCreatedWebhook, description: 'Rotated' },
+    response: (rotated) => ({ object: 'webhook', id: rotated.id, signing_secret: rotated.secret }),
+  });
 
   return routes;
 }

@@ -161,7 +161,8 @@ export class RouteGroup {
   readonly operations: Operation[] = [];
 
   constructor(
-    private readonly deps: Pick<ApiDeps, 'config' | 'authenticator'>,
+    /** Read by the operations served on the group (operation.ts) to authenticate in-handler. */
+    readonly deps: Pick<ApiDeps, 'config' | 'authenticator'>,
     readonly prefix: string,
     readonly tag: string,
   ) {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { hasControlChars } from '../../shared/text';
 import { API_KEY_PERMISSIONS } from '../../db/schema';
-import { readBody } from '../../http/body';
+import { validate } from '../../http/body';
+import { defineOperation, serveOperation } from '../../http/operation';
 import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
@@ -33,16 +34,11 @@ export const createBody = z
     }
   });
 
-/**
- * `/v1/api-keys`: creating and revoking need a session (spec, Authentication 3): an API key
- * of any permission or mode is FORBIDDEN, by the routes' declared auth. Listing, which shows
- * no token, works with a session or a `full_access` key.
- */
-export function apiKeyRoutes(deps: ApiDeps): RouteGroup {
-  const routes = new RouteGroup(deps, '/v1/api-keys', 'API keys');
-
-  routes.define(
-    {
+/** The `/v1/api-keys` operations, which the Resend surface translates too (src/compat). */
+export function apiKeyOperations(deps: ApiDeps) {
+  const { db } = deps;
+  return {
+    create: defineOperation({
       method: 'post',
       path: '/',
       auth: 'session',
@@ -52,32 +48,21 @@ export function apiKeyRoutes(deps: ApiDeps): RouteGroup {
       body: createBody,
       ok: { status: 201, schema: CreatedApiKeyView, description: 'Created' },
       errors: ['DOMAIN_NOT_FOUND'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      const input = await readBody(ctx, createBody);
-      ctx.status = 201;
-      ctx.body = await createApiKey({ db: deps.db, userId, actor: requestActor(ctx), input });
-    },
-  );
-
-  routes.define(
-    {
+      parse: ({ body }) => validate(createBody, body),
+      run: (ctx, input) =>
+        createApiKey({ db, userId: requireAuth(ctx).userId, actor: requestActor(ctx), input }),
+    }),
+    list: defineOperation({
       method: 'get',
       path: '/',
       auth: 'either',
       operationId: 'listApiKeys',
       summary: 'List the account’s keys (never their tokens)',
       ok: { status: 200, schema: ApiKeyList, description: 'Keys' },
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = { data: (await listKeys(deps.db, userId)).map(apiKeyView) };
-    },
-  );
-
-  routes.define(
-    {
+      parse: () => ({}),
+      run: async (ctx) => ({ data: (await listKeys(db, requireAuth(ctx).userId)).map(apiKeyView) }),
+    }),
+    revoke: defineOperation({
       method: 'delete',
       path: '/:keyId',
       ids: { keyId: 'key' },
@@ -87,17 +72,23 @@ export function apiKeyRoutes(deps: ApiDeps): RouteGroup {
       summary: 'Revoke a key (session token only); effective immediately',
       ok: { status: 200, schema: ApiKeyView, description: 'The revoked key' },
       errors: ['API_KEY_NOT_FOUND'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = await revokeApiKey({
-        db: deps.db,
-        userId,
-        actor: requestActor(ctx),
-        keyId: ctx.params.keyId ?? '',
-      });
-    },
-  );
+      parse: ({ params }) => ({ keyId: params.keyId ?? '' }),
+      run: (ctx, { keyId }) =>
+        revokeApiKey({ db, userId: requireAuth(ctx).userId, actor: requestActor(ctx), keyId }),
+    }),
+  };
+}
 
+/**
+ * `/v1/api-keys`: creating and revoking need a session (spec, Authentication 3): an API key
+ * of any permission or mode is FORBIDDEN, by the routes' declared auth. Listing, which shows
+ * no token, works with a session or a `full_access` key.
+ */
+export function apiKeyRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/v1/api-keys', 'API keys');
+  const ops = apiKeyOperations(deps);
+  serveOperation(routes, ops.create);
+  serveOperation(routes, ops.list);
+  serveOperation(routes, ops.revoke);
   return routes;
 }

@@ -1,6 +1,8 @@
 import { readBody } from '../../http/body';
 import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
+import type { OperationRequest } from '../../http/operation';
+import { defineOperation, serveOperation } from '../../http/operation';
 import { RouteGroup } from '../../http/route';
 import { createDnsResolver } from '../../shared/dns-resolver';
 import { createSealer } from '../../shared/seal';
@@ -23,9 +25,8 @@ import {
   VerificationView,
 } from './domains.responses';
 
-/** `/v1/domains`: sending domains, their DNS records and verification. API key or session. */
-export function domainRoutes(deps: ApiDeps): RouteGroup {
-  const routes = new RouteGroup(deps, '/v1/domains', 'Domains');
+/** What the domain operations need besides the request. */
+export function domainDeps(deps: ApiDeps) {
   const { config, db } = deps;
   const hosts: DomainHosts = {
     mailHostname: config.mailHostname,
@@ -33,9 +34,91 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
     bounceHost: config.bounceHost,
     spfIncludeHost: config.spfIncludeHost,
   };
-  const resolver = createDnsResolver({ servers: config.dnsServers });
-  const sealer = createSealer({ secretKey: config.secretKey });
-  const log = deps.log.child({ module: 'domains' });
+  return {
+    db,
+    hosts,
+    resolver: createDnsResolver({ servers: config.dnsServers }),
+    sealer: createSealer({ secretKey: config.secretKey }),
+    log: deps.log.child({ module: 'domains' }),
+    intervalS: config.dnsRecheckIntervalS,
+  };
+}
+
+/** The `/v1/domains` operations the Resend surface translates too (src/compat). */
+export function domainOperations(deps: ApiDeps) {
+  const { db, hosts, resolver, log, intervalS } = domainDeps(deps);
+  const byId = ({ params }: OperationRequest) => ({ domainId: params.domainId ?? '' });
+  return {
+    list: defineOperation({
+      method: 'get',
+      path: '/',
+      auth: 'either',
+      operationId: 'listDomains',
+      summary: 'List the account’s domains',
+      ok: { status: 200, schema: DomainList, description: 'Domains' },
+      parse: () => ({}),
+      run: async (ctx) => ({ data: await listDomainViews({ db, userId: requireAuth(ctx).userId, hosts }) }),
+    }),
+    get: defineOperation({
+      method: 'get',
+      path: '/:domainId',
+      ids: { domainId: 'dom' },
+      auth: 'either',
+      operationId: 'getDomain',
+      summary: 'One domain with its records',
+      ok: { status: 200, schema: DomainView, description: 'The domain' },
+      errors: ['DOMAIN_NOT_FOUND'],
+      parse: byId,
+      run: (ctx, { domainId }) => getDomain({ db, userId: requireAuth(ctx).userId, hosts, domainId }),
+    }),
+    remove: defineOperation({
+      method: 'delete',
+      path: '/:domainId',
+      ids: { domainId: 'dom' },
+      auth: 'either',
+      operationId: 'deleteDomain',
+      summary: 'Delete a domain that has never sent mail',
+      ok: { status: 200, schema: DeletedDomain, description: 'Deleted' },
+      errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_HAS_HISTORY'],
+      parse: byId,
+      run: (ctx, { domainId }) =>
+        deleteDomain({ db, userId: requireAuth(ctx).userId, actor: requestActor(ctx), domainId }),
+    }),
+    verify: defineOperation({
+      method: 'post',
+      path: '/:domainId/verify',
+      ids: { domainId: 'dom' },
+      auth: 'either',
+      operationId: 'verifyDomain',
+      testKey: true,
+      summary: 'Check the published records now; SPF and DKIM passing makes the domain VERIFIED',
+      ok: {
+        status: 200,
+        schema: VerificationView,
+        description: 'The verification result (also when not verified)',
+      },
+      errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_VERIFIED_ELSEWHERE'],
+      parse: byId,
+      run: (ctx, { domainId }) =>
+        verifyDomain({
+          db,
+          resolver,
+          hosts,
+          intervalS,
+          log,
+          userId: requireAuth(ctx).userId,
+          actor: requestActor(ctx),
+          domainId,
+        }),
+    }),
+  };
+}
+
+/** `/v1/domains`: sending domains, their DNS records and verification. API key or session. */
+export function domainRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/v1/domains', 'Domains');
+  const { db, hosts, sealer } = domainDeps(deps);
+  const ops = domainOperations(deps);
 
   routes.define(
     {
@@ -57,37 +140,9 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
     },
   );
 
-  routes.define(
-    {
-      method: 'get',
-      path: '/',
-      auth: 'either',
-      operationId: 'listDomains',
-      summary: 'List the account’s domains',
-      ok: { status: 200, schema: DomainList, description: 'Domains' },
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = { data: await listDomainViews({ db, userId, hosts }) };
-    },
-  );
+  serveOperation(routes, ops.list);
 
-  routes.define(
-    {
-      method: 'get',
-      path: '/:domainId',
-      ids: { domainId: 'dom' },
-      auth: 'either',
-      operationId: 'getDomain',
-      summary: 'One domain with its records',
-      ok: { status: 200, schema: DomainView, description: 'The domain' },
-      errors: ['DOMAIN_NOT_FOUND'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = await getDomain({ db, userId, hosts, domainId: ctx.params.domainId ?? '' });
-    },
-  );
+  serveOperation(routes, ops.get);
 
   routes.define(
     {
@@ -132,58 +187,9 @@ export function domainRoutes(deps: ApiDeps): RouteGroup {
     },
   );
 
-  routes.define(
-    {
-      method: 'delete',
-      path: '/:domainId',
-      ids: { domainId: 'dom' },
-      auth: 'either',
-      operationId: 'deleteDomain',
-      summary: 'Delete a domain that has never sent mail',
-      ok: { status: 200, schema: DeletedDomain, description: 'Deleted' },
-      errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_HAS_HISTORY'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = await deleteDomain({
-        db,
-        userId,
-        actor: requestActor(ctx),
-        domainId: ctx.params.domainId ?? '',
-      });
-    },
-  );
+  serveOperation(routes, ops.remove);
 
-  routes.define(
-    {
-      method: 'post',
-      path: '/:domainId/verify',
-      ids: { domainId: 'dom' },
-      auth: 'either',
-      operationId: 'verifyDomain',
-      testKey: true,
-      summary: 'Check the published records now; SPF and DKIM passing makes the domain VERIFIED',
-      ok: {
-        status: 200,
-        schema: VerificationView,
-        description: 'The verification result (also when not verified)',
-      },
-      errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_VERIFIED_ELSEWHERE'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = await verifyDomain({
-        db,
-        resolver,
-        hosts,
-        intervalS: config.dnsRecheckIntervalS,
-        log,
-        userId,
-        actor: requestActor(ctx),
-        domainId: ctx.params.domainId ?? '',
-      });
-    },
-  );
+  serveOperation(routes, ops.verify);
 
   return routes;
 }

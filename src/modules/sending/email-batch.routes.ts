@@ -1,16 +1,9 @@
 import { z } from 'zod';
-import { resolveAuth } from '../../http/authenticate';
 import { validationFailure, zodFieldIssues } from '../../http/body';
-import type { RouteGroup } from '../../http/route';
+import { requireAuth } from '../../http/context';
+import { defineOperation } from '../../http/operation';
 import type { FieldIssue } from '../../shared/app-error';
-import {
-  answerSend,
-  readSendJson,
-  SEND_ERRORS,
-  SEND_REQUEST_HEADERS,
-  SEND_RESPONSE_HEADERS,
-  sendDeps,
-} from './send-request';
+import { answerSend, sendRoute, sendDeps } from './send-request';
 import type { SendEmailInput } from './emails.schemas';
 import { oversizedCollections, sendEmailBody } from './emails.schemas';
 import { sendEmailBatch } from './send-email';
@@ -53,38 +46,30 @@ export function validateBatch(json: unknown): SendEmailInput[] {
 }
 
 /** `POST /v1/emails/batch`: up to MAX_BATCH messages, queued together or not at all. */
-export function defineBatchSend(routes: RouteGroup, deps: SendRouteDeps, bodyLimit: number): void {
-  routes.define(
-    {
-      method: 'post',
-      path: '/batch',
-      auth: 'either',
-      authInHandler: true,
-      sendingKey: true,
-      operationId: 'sendEmailBatch',
-      summary: `Queue up to ${MAX_BATCH} messages in one transaction: all are queued or none`,
-      body: sendBatchBody,
-      ok: { status: 202, schema: BatchAccepted, description: 'Queued, in the order given' },
-      errors: SEND_ERRORS,
-      requestHeaders: SEND_REQUEST_HEADERS,
-      responseHeaders: SEND_RESPONSE_HEADERS,
-    },
-    async (ctx) => {
-      // The whole batch within one send's request limit: the same bound on what is read.
-      const body = await readSendJson(deps, ctx, bodyLimit);
-      const inputs = validateBatch(body.json);
-      const auth = body.auth ?? (await resolveAuth(deps, ctx));
-      const result = await sendEmailBatch({ ...sendDeps(deps, ctx, auth, body.raw), inputs });
+export function sendBatchOperation(deps: SendRouteDeps) {
+  return defineOperation({
+    // The whole batch within one send's request limit: the same bound on what is read.
+    ...sendRoute(deps),
+    method: 'post',
+    path: '/batch',
+    operationId: 'sendEmailBatch',
+    summary: `Queue up to ${MAX_BATCH} messages in one transaction: all are queued or none`,
+    body: sendBatchBody,
+    ok: { status: 202, schema: BatchAccepted, description: 'Queued, in the order given' },
+    parse: ({ body, bytes }) => ({ inputs: validateBatch(body), bytes: bytes ?? Buffer.alloc(0) }),
+    run: (ctx, { inputs, bytes }) =>
+      sendEmailBatch({ ...sendDeps(deps, ctx, requireAuth(ctx), bytes), inputs }),
+    answer: (ctx, result) => {
       const queued = result.queued;
       answerSend(
         ctx,
         result,
         queued && {
           emailIds: queued.map((q) => q.emailId),
-          userId: auth.userId,
+          userId: requireAuth(ctx).userId,
           recipients: queued.reduce((n, q) => n + q.recipients, 0),
         },
       );
     },
-  );
+  });
 }

@@ -1,7 +1,7 @@
-import { resolveAuth } from '../../http/authenticate';
-import { readBody, validate, validationFailure } from '../../http/body';
+import { validate, validationFailure } from '../../http/body';
+import { defineOperation, serveOperation } from '../../http/operation';
+import type { AppContext } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
-import type { Handler } from '../../http/route';
 import { RouteGroup } from '../../http/route';
 import { readConsistently } from '../../db/read-consistently';
 import { pageBody } from '../../shared/cursor';
@@ -18,62 +18,93 @@ import { previewBody, previewHeaders, previewQuery } from '../../shared/message-
 import { cancelEmail } from './cancel-email';
 import { deliveryView } from '../delivery';
 import { findPendingSend } from '../delivery';
-import { defineBatchSend } from './email-batch.routes';
+import { sendBatchOperation } from './email-batch.routes';
 import { listEmailsQuery, oversizedCollections, rescheduleBody, sendEmailBody } from './emails.schemas';
 import { rescheduleEmail } from './reschedule-email';
 import { signalWork } from '../../shared/work-signal';
 import { sendEmail } from './send-email';
 import type { SendRouteDeps } from './send-request';
-import {
-  answerSend,
-  readSendJson,
-  SEND_ERRORS,
-  SEND_REQUEST_HEADERS,
-  SEND_RESPONSE_HEADERS,
-  sendDeps,
-} from './send-request';
+import { answerSend, sendRoute, sendDeps } from './send-request';
 import { EmailDetail, SendAccepted } from './sending.responses';
 import { EmailPage, EmailView } from '../emails';
 import { unsubscribeKey } from '../unsubscribe';
 
+/**
+ * `POST /v1/emails`. The spec's pipeline validates the body before authenticating, so the
+ * operation authenticates after `parse` (`authInHandler`). A body over AUTH_FIRST_BYTES (or of
+ * undeclared length) is authenticated first: an anonymous caller must not make the service read
+ * and validate megabytes (issue 17 finding 5).
+ */
+export function sendEmailOperation(deps: SendRouteDeps) {
+  return defineOperation({
+    ...sendRoute(deps),
+    method: 'post',
+    path: '/',
+    operationId: 'sendEmail',
+    summary: 'Queue a message (202 once durably queued; not delivered)',
+    body: sendEmailBody,
+    ok: { status: 202, schema: SendAccepted, description: 'Queued' },
+    parse: ({ body, bytes }) => {
+      const oversized = oversizedCollections(body);
+      if (oversized.length > 0) throw validationFailure(oversized);
+      return { input: validate(sendEmailBody, body), bytes: bytes ?? Buffer.alloc(0) };
+    },
+    run: (ctx, { input, bytes }) => sendEmail({ ...sendDeps(deps, ctx, requireAuth(ctx), bytes), input }),
+    answer: (ctx, result) => answerSend(ctx, result, result.queued?.[0]),
+  });
+}
+
+/** Who acts on one of the account's messages (reschedule, cancel), and how the change is logged. */
+function emailAction(deps: SendRouteDeps, ctx: AppContext) {
+  const { userId, mode } = requireAuth(ctx);
+  return { db: deps.db, log: deps.log, actor: requestActor(ctx), mode, userId };
+}
+
+/** `PATCH /v1/emails/{id}`. */
+export function rescheduleEmailOperation(deps: SendRouteDeps) {
+  return defineOperation({
+    method: 'patch',
+    path: '/:id',
+    ids: { id: 'email' },
+    auth: 'either',
+    operationId: 'rescheduleEmail',
+    testKey: true,
+    summary: 'Move a still-scheduled message to another time',
+    body: rescheduleBody,
+    ok: { status: 200, schema: EmailView, description: 'The rescheduled message' },
+    errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_SCHEDULED', 'FORBIDDEN'],
+    parse: ({ body, params }) => ({ emailId: params.id ?? '', input: validate(rescheduleBody, body) }),
+    run: async (ctx, { emailId, input }) => {
+      const done = await rescheduleEmail({ ...emailAction(deps, ctx), emailId, input });
+      if (done.due) signalWork();
+      return done.email;
+    },
+  });
+}
+
+/** `POST /v1/emails/{id}/cancel`. */
+export function cancelEmailOperation(deps: SendRouteDeps) {
+  return defineOperation({
+    method: 'post',
+    path: '/:id/cancel',
+    ids: { id: 'email' },
+    auth: 'either',
+    operationId: 'cancelEmail',
+    testKey: true,
+    summary: 'Cancel a message still queued (typically scheduled)',
+    ok: { status: 200, schema: EmailView, description: 'The cancelled message' },
+    errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_CANCELLABLE', 'FORBIDDEN'],
+    parse: ({ params }) => ({ emailId: params.id ?? '' }),
+    run: (ctx, { emailId }) => cancelEmail({ ...emailAction(deps, ctx), emailId }),
+  });
+}
+
 /** `/v1/emails`: send, list, retrieve, cancel. */
 export function emailRoutes(deps: SendRouteDeps): RouteGroup {
   const routes = new RouteGroup(deps, '/v1/emails', 'Emails');
-  // JSON carries attachments as base64 (4/3 of their size) plus the bodies and some structure.
-  const bodyLimit = Math.ceil((deps.config.emailMaxSizeBytes * 4) / 3) + 256 * 1024;
 
-  // The spec's pipeline validates the body before authenticating, so this route authenticates
-  // itself. A body over AUTH_FIRST_BYTES (or of undeclared length) is authenticated first: an
-  // anonymous caller must not make the service read and validate megabytes (issue 17 finding 5).
-  const send: Handler = async (ctx) => {
-    const body = await readSendJson(deps, ctx, bodyLimit);
-    const oversized = oversizedCollections(body.json);
-    if (oversized.length > 0) throw validationFailure(oversized);
-    const input = validate(sendEmailBody, body.json);
-    const auth = body.auth ?? (await resolveAuth(deps, ctx));
-    const result = await sendEmail({ ...sendDeps(deps, ctx, auth, body.raw), input });
-    answerSend(ctx, result, result.queued?.[0]);
-  };
-
-  routes.define(
-    {
-      method: 'post',
-      path: '/',
-      auth: 'either',
-      authInHandler: true,
-      sendingKey: true,
-      operationId: 'sendEmail',
-      summary: 'Queue a message (202 once durably queued; not delivered)',
-      body: sendEmailBody,
-      ok: { status: 202, schema: SendAccepted, description: 'Queued' },
-      errors: SEND_ERRORS,
-      requestHeaders: SEND_REQUEST_HEADERS,
-      responseHeaders: SEND_RESPONSE_HEADERS,
-    },
-    send,
-  );
-
-  defineBatchSend(routes, deps, bodyLimit);
+  serveOperation(routes, sendEmailOperation(deps));
+  serveOperation(routes, sendBatchOperation(deps));
 
   routes.define(
     {
@@ -153,35 +184,7 @@ export function emailRoutes(deps: SendRouteDeps): RouteGroup {
     },
   );
 
-  routes.define(
-    {
-      method: 'patch',
-      path: '/:id',
-      ids: { id: 'email' },
-      auth: 'either',
-      operationId: 'rescheduleEmail',
-      testKey: true,
-      summary: 'Move a still-scheduled message to another time',
-      body: rescheduleBody,
-      ok: { status: 200, schema: EmailView, description: 'The rescheduled message' },
-      errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_SCHEDULED', 'FORBIDDEN'],
-    },
-    async (ctx) => {
-      const { userId, mode } = requireAuth(ctx);
-      const input = await readBody(ctx, rescheduleBody);
-      const done = await rescheduleEmail({
-        db: deps.db,
-        log: deps.log,
-        actor: requestActor(ctx),
-        mode,
-        userId,
-        emailId: ctx.params.id ?? '',
-        input,
-      });
-      if (done.due) signalWork();
-      ctx.body = done.email;
-    },
-  );
+  serveOperation(routes, rescheduleEmailOperation(deps));
 
   routes.define(
     {
@@ -218,30 +221,7 @@ export function emailRoutes(deps: SendRouteDeps): RouteGroup {
     },
   );
 
-  routes.define(
-    {
-      method: 'post',
-      path: '/:id/cancel',
-      ids: { id: 'email' },
-      auth: 'either',
-      operationId: 'cancelEmail',
-      testKey: true,
-      summary: 'Cancel a message still queued (typically scheduled)',
-      ok: { status: 200, schema: EmailView, description: 'The cancelled message' },
-      errors: ['EMAIL_NOT_FOUND', 'EMAIL_NOT_CANCELLABLE', 'FORBIDDEN'],
-    },
-    async (ctx) => {
-      const { userId, mode } = requireAuth(ctx);
-      ctx.body = await cancelEmail({
-        db: deps.db,
-        log: deps.log,
-        actor: requestActor(ctx),
-        mode,
-        userId,
-        emailId: ctx.params.id ?? '',
-      });
-    },
-  );
+  serveOperation(routes, cancelEmailOperation(deps));
 
   return routes;
 }

@@ -26,13 +26,21 @@ export interface SendRouteDeps extends ApiDeps {
  */
 const AUTH_FIRST_BYTES = 64 * 1024;
 
-/** A send's JSON body, read within `limit`; `auth` is set when the size made it authenticate first. */
+/** JSON carries attachments as base64 (4/3 of their size) plus the bodies and some structure. */
+export function sendBodyLimit(emailMaxSizeBytes: number): number {
+  return Math.ceil((emailMaxSizeBytes * 4) / 3) + 256 * 1024;
+}
+
+/**
+ * A send's JSON body and its bytes, read within `limit`; a large body is authenticated first
+ * (`ctx.state.auth` is then set).
+ */
 export async function readSendJson(
   deps: ApiDeps,
   ctx: AppContext,
   limit: number,
-): Promise<{ raw: Buffer; json: unknown; auth: AuthState | undefined }> {
-  const auth = declaresLargeBody(ctx, AUTH_FIRST_BYTES) ? await resolveAuth(deps, ctx) : undefined;
+): Promise<{ bytes: Buffer; body: unknown }> {
+  if (declaresLargeBody(ctx, AUTH_FIRST_BYTES)) await resolveAuth(deps, ctx);
   let raw: Buffer;
   try {
     raw = await readRawBody(ctx, limit);
@@ -42,7 +50,7 @@ export async function readSendJson(
     }
     throw err;
   }
-  return { raw, json: await readJson(ctx, limit, raw), auth };
+  return { bytes: raw, body: await readJson(ctx, limit, raw) };
 }
 
 /** What sendEmail and sendEmailBatch need of the request besides the messages. */
@@ -96,6 +104,24 @@ export const SEND_RESPONSE_HEADERS = {
   [TEST_MODE_HEADER]:
     'Test-mode keys only: `captured` (the message will end in the capture), or `unverified-domain` (captured too, and sent from a domain that is not verified: a live key would be refused)',
 };
+
+/**
+ * What the single and the batch send declare alike: any caller (a sending key too),
+ * authenticated after validation, the body read within the send limit with its bytes kept for
+ * the idempotency hash, the same headers and errors.
+ */
+export function sendRoute(deps: SendRouteDeps) {
+  const limit = sendBodyLimit(deps.config.emailMaxSizeBytes);
+  return {
+    auth: 'either',
+    authInHandler: true,
+    sendingKey: true,
+    errors: SEND_ERRORS,
+    requestHeaders: SEND_REQUEST_HEADERS,
+    responseHeaders: SEND_RESPONSE_HEADERS,
+    read: (ctx: AppContext) => readSendJson(deps, ctx, limit),
+  } as const;
+}
 
 /** The errors a send can answer besides validation and auth. */
 export const SEND_ERRORS = [

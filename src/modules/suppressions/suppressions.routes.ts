@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { readBody } from '../../http/body';
+import { validate } from '../../http/body';
+import type { OperationRequest } from '../../http/operation';
+import { defineOperation, serveOperation } from '../../http/operation';
 import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
@@ -51,12 +53,12 @@ export const listQuery = z.strictObject({
   cursor: idCursorParam('sup').optional(),
 });
 
-/** `/v1/suppressions`: the account's suppression list. */
-export function suppressionRoutes(deps: ApiDeps): RouteGroup {
-  const routes = new RouteGroup(deps, '/v1/suppressions', 'Suppressions');
-
-  routes.define(
-    {
+/** The `/v1/suppressions` operations, which the Resend surface translates too (src/compat). */
+export function suppressionOperations(deps: ApiDeps) {
+  const { db } = deps;
+  const byIdOrEmail = ({ params }: OperationRequest) => ({ idOrEmail: params.idOrEmail ?? '' });
+  return {
+    list: defineOperation({
       method: 'get',
       path: '/',
       auth: 'either',
@@ -64,29 +66,26 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       summary: 'List the account’s suppressed addresses (filters: email exact, q substring, type)',
       query: listQuery,
       ok: { status: 200, schema: SuppressionPage, description: 'A page of suppressions' },
-    },
-    async (ctx, q) => {
-      const { userId } = requireAuth(ctx);
-      const rows = await listSuppressions(deps.db, {
-        userId,
-        email: q.email,
-        text: q.q,
-        type: q.type,
-        before: q.cursor,
-        limit: q.limit + 1,
-      });
-      const page = rows.slice(0, q.limit);
-      const hasMore = rows.length > q.limit;
-      ctx.body = {
-        data: page.map(suppressionView),
-        hasMore,
-        nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null,
-      };
-    },
-  );
-
-  routes.define(
-    {
+      parse: ({ query }) => query,
+      run: async (ctx, q) => {
+        const rows = await listSuppressions(db, {
+          userId: requireAuth(ctx).userId,
+          email: q.email,
+          text: q.q,
+          type: q.type,
+          before: q.cursor,
+          limit: q.limit + 1,
+        });
+        const page = rows.slice(0, q.limit);
+        const hasMore = rows.length > q.limit;
+        return {
+          data: page.map(suppressionView),
+          hasMore,
+          nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null,
+        };
+      },
+    }),
+    create: defineOperation({
       method: 'post',
       path: '/',
       auth: 'either',
@@ -95,17 +94,13 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       body: createBody,
       ok: { status: 201, schema: SuppressionView, description: 'Created' },
       errors: ['SUPPRESSION_ALREADY_EXISTS', 'FORBIDDEN'],
-    },
-    async (ctx) => {
-      const { userId, mode } = requireAuth(ctx);
-      const input = await readBody(ctx, createBody);
-      ctx.status = 201;
-      ctx.body = await createSuppression({ db: deps.db, userId, mode, actor: requestActor(ctx), input });
-    },
-  );
-
-  routes.define(
-    {
+      parse: ({ body }) => validate(createBody, body),
+      run: (ctx, input) => {
+        const { userId, mode } = requireAuth(ctx);
+        return createSuppression({ db, userId, mode, actor: requestActor(ctx), input });
+      },
+    }),
+    get: defineOperation({
       method: 'get',
       path: '/:idOrEmail',
       auth: 'either',
@@ -113,15 +108,10 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       summary: 'One suppression, by id (`sup_…`) or by address',
       ok: { status: 200, schema: SuppressionView, description: 'The suppression' },
       errors: ['SUPPRESSION_NOT_FOUND'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = await getSuppression({ db: deps.db, userId, idOrEmail: ctx.params.idOrEmail ?? '' });
-    },
-  );
-
-  routes.define(
-    {
+      parse: byIdOrEmail,
+      run: (ctx, { idOrEmail }) => getSuppression({ db, userId: requireAuth(ctx).userId, idOrEmail }),
+    }),
+    remove: defineOperation({
       method: 'delete',
       path: '/:idOrEmail',
       auth: 'either',
@@ -129,18 +119,22 @@ export function suppressionRoutes(deps: ApiDeps): RouteGroup {
       summary: 'Remove a suppression, by id (`sup_…`) or by address',
       ok: { status: 200, schema: Deleted, description: 'Removed' },
       errors: ['SUPPRESSION_NOT_FOUND', 'FORBIDDEN'],
-    },
-    async (ctx) => {
-      const { userId, mode } = requireAuth(ctx);
-      ctx.body = await removeSuppression({
-        db: deps.db,
-        userId,
-        mode,
-        actor: requestActor(ctx),
-        idOrEmail: ctx.params.idOrEmail ?? '',
-      });
-    },
-  );
+      parse: byIdOrEmail,
+      run: (ctx, { idOrEmail }) => {
+        const { userId, mode } = requireAuth(ctx);
+        return removeSuppression({ db, userId, mode, actor: requestActor(ctx), idOrEmail });
+      },
+    }),
+  };
+}
 
+/** `/v1/suppressions`: the account's suppression list. */
+export function suppressionRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/v1/suppressions', 'Suppressions');
+  const ops = suppressionOperations(deps);
+  serveOperation(routes, ops.list);
+  serveOperation(routes, ops.create);
+  serveOperation(routes, ops.get);
+  serveOperation(routes, ops.remove);
   return routes;
 }

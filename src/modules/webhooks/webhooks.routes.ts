@@ -1,4 +1,6 @@
-import { readBody } from '../../http/body';
+import { validate } from '../../http/body';
+import type { OperationRequest } from '../../http/operation';
+import { defineOperation, serveOperation } from '../../http/operation';
 import type { ApiDeps } from '../../http/context';
 import { requestActor, requireAuth } from '../../http/context';
 import { RouteGroup } from '../../http/route';
@@ -27,15 +29,25 @@ import {
 } from './webhooks.responses';
 import { Deleted } from '../../http/response-schema';
 
-/** `/v1/webhooks`: the account's endpoints and their recent delivery attempts. API key or session. */
-export function webhookRoutes(deps: ApiDeps): RouteGroup {
-  const routes = new RouteGroup(deps, '/v1/webhooks', 'Webhooks');
+/** What the webhook operations need besides the request. */
+function webhookDeps(deps: ApiDeps) {
   const { config, db } = deps;
-  const sealer = createSealer({ secretKey: config.secretKey });
-  const checkDestination = destinationCheckFromConfig(config);
+  return {
+    db,
+    sealer: createSealer({ secretKey: config.secretKey }),
+    checkDestination: destinationCheckFromConfig(config),
+  };
+}
 
-  routes.define(
-    {
+/**
+ * The `/v1/webhooks` operations the Resend surface translates too (src/compat), each declared
+ * once: auth, validation and use case.
+ */
+export function webhookOperations(deps: ApiDeps) {
+  const { db, sealer, checkDestination } = webhookDeps(deps);
+  const byId = ({ params }: OperationRequest) => ({ id: params.id ?? '' });
+  return {
+    create: defineOperation({
       method: 'post',
       path: '/',
       auth: 'either',
@@ -44,39 +56,28 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       body: createWebhookBody,
       ok: { status: 201, schema: CreatedWebhookView, description: 'Created' },
       errors: ['WEBHOOK_LIMIT_REACHED'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      const input = await readBody(ctx, createWebhookBody);
-      ctx.status = 201;
-      ctx.body = await createWebhook({
-        db,
-        userId,
-        actor: requestActor(ctx),
-        sealer,
-        checkDestination,
-        input,
-      });
-    },
-  );
-
-  routes.define(
-    {
+      parse: ({ body }) => validate(createWebhookBody, body),
+      run: (ctx, input) =>
+        createWebhook({
+          db,
+          userId: requireAuth(ctx).userId,
+          actor: requestActor(ctx),
+          sealer,
+          checkDestination,
+          input,
+        }),
+    }),
+    list: defineOperation({
       method: 'get',
       path: '/',
       auth: 'either',
       operationId: 'listWebhooks',
       summary: 'List endpoints',
       ok: { status: 200, schema: WebhookList, description: 'Endpoints' },
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = { data: await listWebhookViews({ db, userId }) };
-    },
-  );
-
-  routes.define(
-    {
+      parse: () => ({}),
+      run: async (ctx) => ({ data: await listWebhookViews({ db, userId: requireAuth(ctx).userId }) }),
+    }),
+    get: defineOperation({
       method: 'get',
       path: '/:id',
       ids: { id: 'whk' },
@@ -85,15 +86,10 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       summary: 'One endpoint with its last 25 delivery attempts',
       ok: { status: 200, schema: WebhookDetailView, description: 'The endpoint' },
       errors: ['WEBHOOK_NOT_FOUND'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = await getWebhook({ db, userId, id: ctx.params.id ?? '' });
-    },
-  );
-
-  routes.define(
-    {
+      parse: byId,
+      run: (ctx, { id }) => getWebhook({ db, userId: requireAuth(ctx).userId, id }),
+    }),
+    update: defineOperation({
       method: 'patch',
       path: '/:id',
       ids: { id: 'whk' },
@@ -103,23 +99,18 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       body: patchWebhookBody,
       ok: { status: 200, schema: WebhookView, description: 'Updated' },
       errors: ['WEBHOOK_NOT_FOUND'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      const input = await readBody(ctx, patchWebhookBody);
-      ctx.body = await updateWebhook({
-        db,
-        userId,
-        actor: requestActor(ctx),
-        checkDestination,
-        id: ctx.params.id ?? '',
-        input,
-      });
-    },
-  );
-
-  routes.define(
-    {
+      parse: (req) => ({ ...byId(req), input: validate(patchWebhookBody, req.body) }),
+      run: (ctx, { id, input }) =>
+        updateWebhook({
+          db,
+          userId: requireAuth(ctx).userId,
+          actor: requestActor(ctx),
+          checkDestination,
+          id,
+          input,
+        }),
+    }),
+    remove: defineOperation({
       method: 'delete',
       path: '/:id',
       ids: { id: 'whk' },
@@ -128,12 +119,36 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
       summary: 'Delete an endpoint',
       ok: { status: 200, schema: Deleted, description: 'Deleted' },
       errors: ['WEBHOOK_NOT_FOUND'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = await deleteWebhook({ db, userId, actor: requestActor(ctx), id: ctx.params.id ?? '' });
-    },
-  );
+      parse: byId,
+      run: (ctx, { id }) =>
+        deleteWebhook({ db, userId: requireAuth(ctx).userId, actor: requestActor(ctx), id }),
+    }),
+    rotateSecret: defineOperation({
+      method: 'post',
+      path: '/:id/rotate-secret',
+      ids: { id: 'whk' },
+      auth: 'either',
+      operationId: 'rotateWebhookSecret',
+      summary: 'Replace the signing secret; the new one is shown once',
+      ok: { status: 200, schema: RotatedWebhookView, description: 'The endpoint with its new secret' },
+      errors: ['WEBHOOK_NOT_FOUND'],
+      parse: byId,
+      run: (ctx, { id }) =>
+        rotateWebhookSecret({ db, userId: requireAuth(ctx).userId, actor: requestActor(ctx), sealer, id }),
+    }),
+  };
+}
+
+/** `/v1/webhooks`: the account's endpoints and their recent delivery attempts. API key or session. */
+export function webhookRoutes(deps: ApiDeps): RouteGroup {
+  const routes = new RouteGroup(deps, '/v1/webhooks', 'Webhooks');
+  const { db, checkDestination } = webhookDeps(deps);
+  const ops = webhookOperations(deps);
+  serveOperation(routes, ops.create);
+  serveOperation(routes, ops.list);
+  serveOperation(routes, ops.get);
+  serveOperation(routes, ops.update);
+  serveOperation(routes, ops.remove);
 
   routes.define(
     {
@@ -205,28 +220,7 @@ export function webhookRoutes(deps: ApiDeps): RouteGroup {
     },
   );
 
-  routes.define(
-    {
-      method: 'post',
-      path: '/:id/rotate-secret',
-      ids: { id: 'whk' },
-      auth: 'either',
-      operationId: 'rotateWebhookSecret',
-      summary: 'Replace the signing secret; the new one is shown once',
-      ok: { status: 200, schema: RotatedWebhookView, description: 'The endpoint with its new secret' },
-      errors: ['WEBHOOK_NOT_FOUND'],
-    },
-    async (ctx) => {
-      const { userId } = requireAuth(ctx);
-      ctx.body = await rotateWebhookSecret({
-        db,
-        userId,
-        actor: requestActor(ctx),
-        sealer,
-        id: ctx.params.id ?? '',
-      });
-    },
-  );
+  serveOperation(routes, ops.rotateSecret);
 
   return routes;
 }
