@@ -128,6 +128,7 @@ export function createOutboundSender(config: OutboundConfig, log?: SenderLog): O
         : { baseMs: baseS * 1000, capMs: Math.max(baseS, config.mtaBackoffMaxS ?? baseS) * 1000 },
     dataDir: config.dataDir,
     log,
+    gauges: true,
   });
   const pool = new ConnectionPool({
     name: config.mailHostname,
@@ -197,7 +198,13 @@ export function createOutboundSender(config: OutboundConfig, log?: SenderLog): O
           const destination = destinationOf(route.hosts[0]?.name ?? domain);
           const hold = pacing.hold(destination);
           if (hold !== undefined) return to.map((recipient) => heldResult(recipient, hold));
-          const delivered = await deliver(route, envelope, message.message, deliverDeps);
+          let delivered: SentResult[];
+          try {
+            delivered = await deliver(route, envelope, message.message, deliverDeps);
+          } catch (err) {
+            pacing.finished(destination);
+            throw err;
+          }
           const retryNotBefore = pacing.delivered(destination, {
             delivered: delivered.some((r) => r.outcome === 'delivered'),
             deferrals: delivered

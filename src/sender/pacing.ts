@@ -26,6 +26,7 @@ import {
   isThrottling,
   waitingText,
 } from '../mta/destination-pacing';
+import { DestinationMetrics } from '../mta/destination-metrics';
 import { readStateFile, StateFile } from '../mta/destination-state-file';
 
 /** The worker's back-off table in DATA_DIR (the MTA's own is mta-backoff.json: both may run on one node). */
@@ -56,6 +57,12 @@ export interface PacingOptions {
   readonly log?: ((event: string, fields: Readonly<Record<string, unknown>>) => void) | undefined;
   readonly now?: () => number;
   readonly random?: () => number;
+  /**
+   * Write the `mail_destination_*` gauges' snapshot into DATA_DIR (src/mta/destination-metrics.ts,
+   * the file `/metrics` reads) every few seconds. The worker does with OUTBOUND_SENDER=worker,
+   * where the MTA paces nothing; needs `dataDir`.
+   */
+  readonly gauges?: boolean | undefined;
 }
 
 export class SenderPacing {
@@ -65,6 +72,9 @@ export class SenderPacing {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly log: NonNullable<PacingOptions['log']>;
+  /** Deliveries let through and not yet answered, per destination (the in-flight gauge). */
+  private readonly inFlight = new Map<string, number>();
+  private readonly metrics: DestinationMetrics | undefined;
 
   constructor(options: PacingOptions) {
     this.now = options.now ?? Date.now;
@@ -86,6 +96,22 @@ export class SenderPacing {
       { ...DEFAULT_BACKOFF, ...options.backoff, random: this.random },
       (standings) => this.store?.write(backoffFileText(standings)),
     );
+    const dataDir = options.dataDir;
+    this.metrics =
+      options.gauges === true && dataDir !== undefined
+        ? new DestinationMetrics(
+            () => dataDir,
+            () => ({
+              inFlight: this.inFlight,
+              backedOffUntil: new Map(this.backoff.standings().map((b) => [b.destination, b.until])),
+            }),
+            (err) =>
+              this.log('sender_destination_metrics_failed', {
+                error: err instanceof Error ? err.message : String(err),
+              }),
+          )
+        : undefined;
+    this.metrics?.start();
     if (file !== undefined) {
       let text: string | undefined;
       try {
@@ -120,7 +146,10 @@ export class SenderPacing {
       };
     } else {
       const admitted = this.gate.tryStartRate(destination);
-      if ('started' in admitted) return undefined;
+      if ('started' in admitted) {
+        this.inFlight.set(destination, (this.inFlight.get(destination) ?? 0) + 1);
+        return undefined;
+      }
       hold = { destination, retryAt: admitted.retryAt, text: atLimitText(destination) };
     }
     this.log('sender_destination_held', {
@@ -139,6 +168,8 @@ export class SenderPacing {
    */
   delivered(destination: string, reading: DeliveryReading): number | undefined {
     const now = this.now();
+    this.finished(destination);
+    for (let i = 0; i < reading.deferrals.length; i++) this.metrics?.deferred(destination, now);
     const throttling = reading.deferrals.find((d) => isThrottling(d));
     let standing: DestinationStanding | undefined;
     if (throttling !== undefined) {
@@ -157,6 +188,18 @@ export class SenderPacing {
     return heldRetryAt(standing.until, now, this.random);
   }
 
+  /** A delivery let through by `hold` ended without an answer to read (it threw). */
+  finished(destination: string): void {
+    const n = (this.inFlight.get(destination) ?? 0) - 1;
+    if (n > 0) this.inFlight.set(destination, n);
+    else this.inFlight.delete(destination);
+  }
+
+  /** The gauges' numbers now (what the snapshot file gets). */
+  gaugeSnapshot(): ReturnType<DestinationMetrics['snapshot']> | undefined {
+    return this.metrics?.snapshot(this.now());
+  }
+
   /** Back-offs on now (for tests and metrics). */
   standings(): DestinationStanding[] {
     const now = this.now();
@@ -165,10 +208,12 @@ export class SenderPacing {
 
   /** Resolves once the back-off table is on disk. */
   async flushed(): Promise<void> {
-    await this.store?.flushed();
+    this.metrics?.tick(this.now());
+    await Promise.all([this.store?.flushed(), this.metrics?.flushed()]);
   }
 
   stop(): void {
     this.gate.stop();
+    this.metrics?.stop();
   }
 }

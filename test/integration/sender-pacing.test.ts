@@ -208,6 +208,23 @@ describe("the worker's sender paces per destination (OUTBOUND_SENDER=worker, fak
     assert.ok(Date.parse(retry?.run_at ?? '') >= deferredAt + 0.75 * BACKOFF_S * 1000 - 1_000, retry?.run_at);
     await new Promise((r) => setTimeout(r, 7_000));
     assert.equal(slow.rcptAttempts('first@slow-a.test'), 1);
+
+    // /metrics shows the back-off (the worker writes the gauges' snapshot every 5 s).
+    const gauge = async (name: string): Promise<number | undefined> => {
+      const res = await fetch(`${app.baseUrl}/metrics`, {
+        headers: { 'x-internal-token': app.internalToken },
+      });
+      const line = (await res.text())
+        .split('\n')
+        .find((l) => l.startsWith(`${name}{destination="slow-provider.test"}`));
+      return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    await waitUntil(
+      'the back-off on /metrics',
+      async () => (await gauge('mail_destination_backed_off')) === 1,
+      15_000,
+    );
+    assert.ok(((await gauge('mail_destination_deferred_last_hour')) ?? 0) >= 1);
   });
 
   it('keeps the back-off across a restart', async () => {

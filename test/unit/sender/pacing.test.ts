@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DEFAULT_LIMITS, parseLimits } from '../../../src/mta/destination-limits';
+import { readSnapshot } from '../../../src/mta/destination-metrics';
 import { SENDER_BACKOFF_FILE, SenderPacing } from '../../../src/sender/pacing';
 
 const MINUTE = 60_000;
@@ -138,5 +139,41 @@ describe("the worker sender's pacing", () => {
     assert.ok(second.hold('brief.test'), 'still backed off after the restart');
     assert.deepEqual(logs[0], { event: 'sender_destination_backoff_restored', destinations: ['brief.test'] });
     second.stop();
+  });
+
+  it('writes the mail_destination_* gauges for /metrics: in flight, backed off, deferrals of the last hour', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-sender-gauges-'));
+    dirs.push(dir);
+    const c = clock();
+    const p = new SenderPacing({
+      limits: () => DEFAULT_LIMITS,
+      dataDir: dir,
+      gauges: true,
+      now: c.now,
+      random: () => 0.5,
+    });
+    try {
+      assert.equal(p.hold('slow.test'), undefined);
+      assert.equal(p.hold('busy.test'), undefined);
+      assert.equal(p.hold('busy.test'), undefined);
+      p.delivered('slow.test', { delivered: false, deferrals: [throttled, throttled] });
+      p.finished('busy.test');
+      await p.flushed();
+      // What the api's /metrics reads (test/integration/metrics.test.ts reads it there).
+      const snapshot = await readSnapshot(dir);
+      assert.ok(snapshot);
+      const byName = Object.fromEntries(snapshot.destinations.map((d) => [d.destination, d]));
+      assert.deepEqual(byName['slow.test'], {
+        destination: 'slow.test',
+        inFlight: 0,
+        backedOff: 1,
+        backoffRemainingSeconds: 60,
+        deferredLastHour: 2,
+      });
+      assert.equal(byName['busy.test']?.inFlight, 1);
+      assert.equal(byName['busy.test']?.backedOff, 0);
+    } finally {
+      p.stop();
+    }
   });
 });
