@@ -463,6 +463,65 @@ describe('email-send handler (real SQLite, fake injection listener)', () => {
     });
   }
 
+  it("a retry the worker's own sender left (switched back to haraka): its recipients go to the MTA once", async () => {
+    const account = await insertAccount(db);
+    const id = await insertEmail(db, account, { to: ['kept@example.org', 'later@example.org'] });
+    await run(send, id);
+    assert.equal(mta.messages.length, 1);
+    mta.messages.length = 0;
+    // What the worker's sender records: one recipient delivered, one deferred, a retry job for it.
+    const said = { smtpCode: 451, enhancedStatus: '4.3.0', host: 'mx.example.org', attempt: 1 };
+    const at = new Date().toISOString();
+    await applyMtaOutcome(
+      db,
+      {
+        emailId: id,
+        recipient: 'kept@example.org',
+        outcome: 'delivered',
+        ...said,
+        smtpCode: 250,
+        response: '250 ok',
+        at,
+      },
+      { acceptBeforeSent: true },
+    );
+    await applyMtaOutcome(
+      db,
+      {
+        emailId: id,
+        recipient: 'later@example.org',
+        outcome: 'deferred',
+        ...said,
+        response: '451 4.3.0 busy',
+        at,
+      },
+      { acceptBeforeSent: true, reporterHoldsQueue: false },
+    );
+    const retry = { emailId: id, deferred: 1, recipients: ['later@example.org'] };
+    await send(handlerJob('email-send', retry), jobContext(log));
+    assert.deepEqual(
+      (await recipientRows(db, id)).map((r) => [r.address, r.status]),
+      [
+        ['kept@example.org', 'delivered'],
+        ['later@example.org', 'queued'],
+      ],
+    );
+    const resend = await db
+      .selectFrom('jobs')
+      .select(['payload', 'state'])
+      .where('dedupe_key', 'like', `${id}:hand-back:%`)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(JSON.parse(resend.payload), { emailId: id, resend: true });
+    await send(handlerJob('email-send', { emailId: id, resend: true }), jobContext(log));
+    assert.deepEqual(
+      mta.messages.map((m) => m.rcptTo),
+      [['later@example.org']],
+    );
+    // The same retry job again (a re-run) finds nothing left to hand over.
+    await send(handlerJob('email-send', retry), jobContext(log));
+    assert.equal(log.events('email_send_skipped').length, 1);
+  });
+
   it('rejects a payload without an email id as permanent', async () => {
     await assert.rejects(send(handlerJob('email-send', { nope: 1 }), jobContext(log)), isPermanentJobError);
   });

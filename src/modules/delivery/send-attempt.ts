@@ -5,7 +5,8 @@ import type { EnqueueInput } from '../../jobs/enqueue';
 import { enqueue } from '../../jobs/enqueue';
 import { isoNow } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
-import { attemptStart, formatSmtpResponse } from './delivery-status';
+import { aggregate, attemptStart, formatSmtpResponse } from './delivery-status';
+import { recipientStates } from './delivery-reads.repository';
 import type { EmailForSend } from './delivery.repository';
 import type { RecipientRow } from '../emails';
 import * as repo from './delivery.repository';
@@ -323,6 +324,45 @@ export async function retryDeferred(
   if (releaseAt !== undefined) {
     throw new ReleaseJob(releaseAt, `every recipient's destination is held: ${outcomes[0]?.response ?? ''}`);
   }
+}
+
+/**
+ * A retry of deferred recipients (`{emailId, deferred}`, written by the worker's own sender) run
+ * by a worker on the deprecated OUTBOUND_SENDER=haraka: its recipients go back to `queued` and a
+ * resend hands them to the MTA (the hand-back's job), so switching back loses nothing. False when
+ * none of them is still `deferred`.
+ */
+export async function deferredToMta(
+  deps: Pick<AttemptDeps, 'db' | 'writes' | 'node'>,
+  emailId: string,
+  only: readonly string[] | undefined,
+  resend: (attempts: number) => EnqueueInput,
+): Promise<boolean> {
+  return write(deps as AttemptDeps, async (trx) => {
+    const email = await repo.findEmailForSend(trx, emailId);
+    if (!email) return false;
+    const at = isoNow();
+    const moved = await repo.moveRecipients(
+      trx,
+      emailId,
+      // Only `deferred`: a `sent` recipient is the MTA's already (a re-run after the resend).
+      { from: ['deferred'], to: 'queued', addresses: only },
+      at,
+    );
+    if (moved.length === 0) return false;
+    const state = aggregate(await recipientStates(trx, emailId));
+    await repo.updateEmail(trx, emailId, { status: state?.status ?? 'queued', mtaNode: null }, at);
+    await recordEmailEvent(trx, {
+      emailId,
+      userId: email.user_id,
+      type: 'queued',
+      message: `retry handed to the MTA (OUTBOUND_SENDER=haraka): ${moved.join(', ')}`,
+      at,
+      node: deps.node ?? null,
+    });
+    await enqueue(trx, resend(email.attempts));
+    return true;
+  });
 }
 
 /** Re-reads the message and decides, in the transaction that records the decision. */

@@ -9,7 +9,7 @@ import { PermanentJobError } from '../../jobs/job-handler';
 import type { Injector } from './inject-client';
 import { createInjector } from './inject-client';
 import type { AttemptDeps, TransientPlan } from './send-attempt';
-import { attemptSend, retryDeferred } from './send-attempt';
+import { attemptSend, deferredToMta, retryDeferred } from './send-attempt';
 import type { DirectDeps } from './direct-delivery';
 import { unsubscribeKey } from '../unsubscribe';
 import type { CaptureSigner } from './local-hand-off';
@@ -227,8 +227,19 @@ export function createEmailSendHandler(deps: SendJobDeps): JobHandler {
     if (!payload) throw new PermanentJobError('email-send payload is not {emailId}');
     if (payload.deferred !== undefined) {
       const attempt = attemptDeps(ctx.logger.child({ module: 'emails' }), ctx.signal, job.id);
-      if (attempt.direct === undefined)
-        throw new PermanentJobError('a retry of deferred recipients needs OUTBOUND_SENDER=worker');
+      if (attempt.direct === undefined) {
+        // Written by the worker's sender before a switch back to the MTA: the MTA takes them.
+        const handed = await deferredToMta(attempt, payload.emailId, payload.recipients, (attempts) =>
+          resendJob(payload.emailId, attempts),
+        );
+        if (!handed)
+          attempt.logger.info({
+            event: 'email_send_skipped',
+            emailId: payload.emailId,
+            reason: 'no deferred recipient left',
+          });
+        return;
+      }
       await retryDeferred(
         { ...attempt, direct: attempt.direct },
         payload.emailId,
